@@ -1,0 +1,11 @@
+/** Header names of ARCHITECTURE.md's fixed interface. */
+export const HEADERS = {
+  appKey: 'x-app-key',
+  authToken: 'x-auth-token',
+  tenantId: 'x-tenant-id',
+  appSecret: 'x-app-secret',
+} as const;
+
+/** The key the console sends; servers accept it unless APP_KEYS says otherwise. */
+export const CONSOLE_APP_KEY = 'opsdeck-console';
+export const AGENT_APP_KEY = 'opsdeck-agent';
