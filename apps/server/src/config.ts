@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable the server reads; the README's configuration table mirrors it. */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  ADMIN_EMAIL: z.string().email().default('admin@opsdeck.test'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  DEMO: z.enum(['0', '1']).optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Opsdeck <no-reply@opsdeck.test>'),
+  APP_KEYS: z.string().default('opsdeck-console,opsdeck-agent'),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
+  RESET_KEY_TTL_MINUTES: z.coerce.number().positive().default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  demo: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  appKeys: ReadonlySet<string>;
+  sessionTtlMs: number;
+  resetKeyTtlMs: number;
+  logLevel: string;
+  webDist: string | undefined;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.parse(env);
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir: path.resolve(parsed.DATA_DIR),
+    databaseUrl: parsed.DATABASE_URL,
+    publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''),
+    adminEmail: parsed.ADMIN_EMAIL,
+    adminPassword: parsed.ADMIN_PASSWORD,
+    // The demo is for the embedded database only: a real server gets just the provider admin.
+    demo: parsed.DEMO !== '0' && !parsed.DATABASE_URL,
+    smtpUrl: parsed.SMTP_URL || undefined,
+    mailFrom: parsed.MAIL_FROM,
+    appKeys: new Set(
+      parsed.APP_KEYS.split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
+    sessionTtlMs: parsed.SESSION_TTL_HOURS * 3_600_000,
+    resetKeyTtlMs: parsed.RESET_KEY_TTL_MINUTES * 60_000,
+    logLevel: parsed.LOG_LEVEL,
+    webDist: parsed.WEB_DIST,
+  };
+}

@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, epochMs } from './columns';
+import { companies } from './companies';
+import { departments } from './departments';
+
+/** A user with no company (tenant null) is a provider administrator (spec section 1). */
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id'),
+    companyId: integer('company_id').references((): AnyPgColumn => companies.id, { onDelete: 'cascade' }),
+    departmentId: integer('department_id').references((): AnyPgColumn => departments.id, { onDelete: 'set null' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    emailAddress: text('email_address').notNull(),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${table.emailAddress})`),
+    index('users_tenant_id_idx').on(table.tenantId),
+    index('users_department_id_idx').on(table.departmentId),
+  ],
+);
+
+export const credentials = pgTable('credentials', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  passwordHash: text('password_hash').notNull(),
+  passwordChangedAt: epochMs('password_changed_at').notNull(),
+});
+
+/** The token itself is never stored: only its SHA-256 (ARCHITECTURE.md, Security). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId)],
+);
+
+export const passwordResetKeys = pgTable(
+  'password_reset_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: epochMs('expires_at').notNull(),
+    usedAt: epochMs('used_at'),
+  },
+  (table) => [index('password_reset_keys_user_id_idx').on(table.userId)],
+);

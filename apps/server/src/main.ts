@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { prepareData } from './boot';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+
+const config = loadConfig();
+config.webDist ??= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+const database = await openDatabase(
+  config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
+);
+const report = await prepareData(database, config);
+const app = await buildApp({ config, database });
+
+const shutdown = async (signal: string) => {
+  app.log.info({ signal }, 'shutting down');
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+await app.services.auth.pruneExpiredSessions();
+
+const lines = [
+  '',
+  `  Opsdeck is running at ${config.publicUrl}`,
+  `  database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)'}`,
+  `  mail: ${app.services.mailer.describe()}`,
+];
+if (report.admin.created) {
+  lines.push(
+    `  provider admin: ${config.adminEmail} / ${report.admin.password}${report.admin.generated ? '  (generated: shown only this once)' : ''}`,
+  );
+} else if (config.demo) {
+  lines.push(`  provider admin: ${config.adminEmail} (demo password: opsdeck-demo unless changed)`);
+}
+if (report.seededDemo)
+  lines.push('  demo data seeded: three companies; every demo account uses the password opsdeck-demo');
+// The banner goes to stdout as plain text, apart from the JSON log lines.
+process.stdout.write(`${lines.join('\n')}\n\n`);

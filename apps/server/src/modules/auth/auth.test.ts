@@ -1,0 +1,288 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { createCompany, createUser, TEST_PASSWORD } from '../../../test/factories';
+import { sessions } from '../../db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function waitForMail(to: string, timeoutMs = 5_000): Promise<string> {
+  const outbox = path.join(t.dataDir, 'mail');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = await readdir(outbox).catch(() => [] as string[]);
+    for (const file of files) {
+      const text = await readFile(path.join(outbox, file), 'utf8');
+      if (text.includes(`To: ${to}`)) return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+const resetKeyOf = (mail: string) => {
+  // The plain-text part carries the link on a line of its own (quoted-printable may fold it).
+  const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = unfolded.match(/http:\/\/console\.opsdeck\.test\/login\?resetPasswordKey=([A-Za-z0-9_%-]+)/);
+  if (!match?.[1]) throw new Error('no reset link in the mail');
+  return decodeURIComponent(match[1]);
+};
+
+describe('app key', () => {
+  it('refuses a request without an app key', async () => {
+    const result = await t.call('/api/test', { appKey: null });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ key: 'ERROR_APP_KEY_INVALID', message: expect.any(String) });
+  });
+
+  it('refuses an unknown app key, even on the public sign-in call', async () => {
+    const result = await t.call('/api/login', {
+      appKey: 'someone-else',
+      json: { username: ADMIN.email, password: ADMIN.password },
+    });
+    expect(result.status).toBe(401);
+    expect(result.body).toMatchObject({ key: 'ERROR_APP_KEY_INVALID' });
+  });
+
+  it('lets health checks and the API description through without one', async () => {
+    expect((await t.call('/api/health', { appKey: null })).body).toMatchObject({ status: 'ok' });
+    const openapi = await t.call<{ paths: Record<string, unknown> }>('/api/openapi.json', { appKey: null });
+    expect(openapi.status).toBe(200);
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/login',
+        '/api/logout',
+        '/api/test',
+        '/api/user/reset-password',
+        '/api/user/profile/current-user',
+      ]),
+    );
+  });
+});
+
+describe('POST /api/login', () => {
+  it('answers a token for a JSON body, a form body and the query form', async () => {
+    const json = await t.call<{ token: string }>('/api/login', {
+      json: { username: ADMIN.email, password: ADMIN.password },
+    });
+    expect(json.status).toBe(200);
+    expect(json.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const form = await t.call<{ token: string }>('/api/login', {
+      form: { username: ADMIN.email, password: ADMIN.password },
+    });
+    expect(form.status).toBe(200);
+
+    const query = await t.call<{ token: string }>(
+      `/api/login?username=${encodeURIComponent(ADMIN.email)}&password=${encodeURIComponent(ADMIN.password)}`,
+      { method: 'POST' },
+    );
+    expect(query.status).toBe(200);
+    expect(new Set([json.body.token, form.body.token, query.body.token]).size).toBe(3);
+  });
+
+  it('matches the e-mail whatever its case', async () => {
+    const result = await t.call('/api/login', {
+      json: { username: ADMIN.email.toUpperCase(), password: ADMIN.password },
+    });
+    expect(result.status).toBe(200);
+  });
+
+  it('answers a wrong password and an unknown e-mail alike', async () => {
+    const wrong = await t.call('/api/login', { json: { username: ADMIN.email, password: 'not-it' } });
+    const unknown = await t.call('/api/login', { json: { username: 'nobody@example.test', password: 'not-it' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({
+      key: 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS',
+      message: 'Invalid username/password.',
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('names the missing field', async () => {
+    const result = await t.call('/api/login', { json: { password: 'x' } });
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({
+      key: 'ERROR_LOGIN_FORM_EMAIL_REQUIRED',
+      fields: { username: 'ERROR_LOGIN_FORM_EMAIL_REQUIRED' },
+    });
+    const noPassword = await t.call('/api/login', { json: { username: ADMIN.email, password: '' } });
+    expect(noPassword.body).toMatchObject({ key: 'ERROR_LOGIN_FORM_PASSWORD_REQUIRED' });
+  });
+
+  it('refuses an archived user', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE', archived: true });
+    const result = await t.call('/api/login', { json: { username: user.email, password: user.password } });
+    expect(result.status).toBe(401);
+    expect(result.body).toMatchObject({ key: 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS' });
+  });
+
+  it('throttles repeated guesses on one account, even when the right password follows', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await t.call('/api/login', { json: { username: user.email, password: `guess-${i}` } })).status).toBe(401);
+    }
+    const locked = await t.call('/api/login', { json: { username: user.email, password: TEST_PASSWORD } });
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ key: 'ERROR_TOO_MANY_REQUESTS' });
+    // Other accounts are not locked by it.
+    expect((await t.call('/api/login', { json: { username: ADMIN.email, password: ADMIN.password } })).status).toBe(
+      200,
+    );
+  });
+
+  it('answers malformed JSON with 400, not 500', async () => {
+    const result = await t.call('/api/login', { headers: { 'content-type': 'application/json' }, method: 'POST' });
+    expect(result.status).toBe(400);
+    const broken = await fetch(`${t.baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' },
+      body: '{"username":',
+    });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ key: 'ERROR_GENERAL_INVALID_INPUT' });
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const result = await t.call('/api/login', { json: { username: ADMIN.email, password: 'x'.repeat(1_100_000) } });
+    expect(result.status).toBe(413);
+    expect(result.body).toMatchObject({ key: 'ERROR_PAYLOAD_TOO_LARGE' });
+  });
+});
+
+describe('sessions', () => {
+  it('checks the session with GET /api/test and ends it with GET /api/logout', async () => {
+    const token = await t.login(ADMIN.email, ADMIN.password);
+    const check = await t.call('/api/test', { token });
+    expect(check.status).toBe(200);
+    expect(check.body).toMatchObject({ authenticated: true, tenantId: null });
+
+    expect((await t.call('/api/logout', { token })).status).toBe(200);
+    const after = await t.call('/api/test', { token });
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ key: 'ERROR_UNAUTHORIZED' });
+  });
+
+  it('refuses a missing, unknown or expired token', async () => {
+    expect((await t.call('/api/test')).status).toBe(401);
+    expect((await t.call('/api/test', { token: 'made-up' })).status).toBe(401);
+
+    const token = await t.login(ADMIN.email, ADMIN.password);
+    await t.database.db.update(sessions).set({ expiresAt: Date.now() - 1 });
+    // The session cache may hold it for a few seconds on one instance; a new token never was.
+    const expired = await t.login(ADMIN.email, ADMIN.password);
+    await t.database.db.update(sessions).set({ expiresAt: Date.now() - 1 });
+    expect((await t.call('/api/test', { token: expired })).status).toBe(401);
+    expect(token).not.toBe(expired);
+  });
+
+  it('stores only a digest of the token', async () => {
+    const token = await t.login(ADMIN.email, ADMIN.password);
+    const rows = await t.database.db.select({ tokenHash: sessions.tokenHash }).from(sessions);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row.tokenHash)).not.toContain(token);
+    expect((await t.call('/api/test', { token })).status).toBe(200);
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same whether or not the e-mail exists, and mails a one-time link', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    const known = await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
+    const unknown = await t.call(`/api/user/reset-password?u=${encodeURIComponent('ghost@example.test')}`);
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+
+    const mail = await waitForMail(user.email);
+    expect(mail).toContain('Subject: Reset your Opsdeck password');
+    const key = resetKeyOf(mail);
+
+    const before = await t.login(user.email, user.password);
+    const reset = await t.call('/api/user/reset-password', {
+      json: { newPassword: 'a brand new secret', resetPasswordKey: key },
+    });
+    expect(reset.status).toBe(200);
+
+    // The old session and the old password are gone; the new password works.
+    expect((await t.call('/api/test', { token: before })).status).toBe(401);
+    expect((await t.call('/api/login', { json: { username: user.email, password: user.password } })).status).toBe(401);
+    expect(
+      (await t.call('/api/login', { json: { username: user.email, password: 'a brand new secret' } })).status,
+    ).toBe(200);
+
+    // A key works once.
+    const reused = await t.call('/api/user/reset-password', {
+      json: { newPassword: 'another one', resetPasswordKey: key },
+    });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toEqual({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID', message: 'Invalid reset password.' });
+  });
+
+  it('accepts the spec query form of the reset call', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
+    const key = resetKeyOf(await waitForMail(user.email));
+    const result = await t.call(
+      `/api/user/reset-password?newPassword=${encodeURIComponent('query form secret')}&resetPasswordKey=${encodeURIComponent(key)}`,
+      { method: 'POST' },
+    );
+    expect(result.status).toBe(200);
+    expect((await t.call('/api/login', { json: { username: user.email, password: 'query form secret' } })).status).toBe(
+      200,
+    );
+  });
+
+  it('refuses an unknown key and validates the e-mail', async () => {
+    const bad = await t.call('/api/user/reset-password', { json: { newPassword: 'x', resetPasswordKey: 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID' });
+
+    const empty = await t.call('/api/user/reset-password?u=');
+    expect(empty.body).toMatchObject({
+      key: 'ERROR_FORGOT_PASSWORD_FORM_EMAIL_REQUIRED',
+      fields: { u: 'ERROR_FORGOT_PASSWORD_FORM_EMAIL_REQUIRED' },
+    });
+    const malformed = await t.call('/api/user/reset-password?u=a@b@c');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ key: 'ERROR_FORGOT_PASSWORD_FORM_INVALID', message: 'Invalid username.' });
+    const noPassword = await t.call('/api/user/reset-password', { json: { resetPasswordKey: 'k' } });
+    expect(noPassword.body).toMatchObject({ key: 'ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED' });
+  });
+
+  it('refuses an expired key', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
+    const key = resetKeyOf(await waitForMail(user.email));
+    const { passwordResetKeys } = await import('../../db/schema');
+    await t.database.db
+      .update(passwordResetKeys)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(passwordResetKeys.userId, user.id));
+    const result = await t.call('/api/user/reset-password', { json: { newPassword: 'late', resetPasswordKey: key } });
+    expect(result.body).toMatchObject({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID' });
+  });
+});
+
+describe('security headers', () => {
+  it('sends a content security policy and no referrer', async () => {
+    const result = await t.call('/api/health');
+    expect(result.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(result.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});

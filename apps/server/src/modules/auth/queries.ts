@@ -1,0 +1,104 @@
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  companies,
+  credentials,
+  passwordResetKeys,
+  roleAuthorities,
+  sessions,
+  userRoles,
+  users,
+} from '../../db/schema';
+
+export async function findLoginByEmail(db: Executor, email: string) {
+  const [row] = await db
+    .select({ userId: users.id, archived: users.archived, passwordHash: credentials.passwordHash })
+    .from(users)
+    .innerJoin(credentials, eq(credentials.userId, users.id))
+    .where(eq(sql`lower(${users.emailAddress})`, email.toLowerCase()))
+    .limit(1);
+  return row;
+}
+
+export async function findActiveUserByEmail(db: Executor, email: string) {
+  const [row] = await db
+    .select({ id: users.id, firstName: users.firstName, emailAddress: users.emailAddress })
+    .from(users)
+    .where(and(eq(sql`lower(${users.emailAddress})`, email.toLowerCase()), eq(users.archived, false)))
+    .limit(1);
+  return row;
+}
+
+export async function insertSession(db: Executor, values: { userId: number; tokenHash: string; expiresAt: number }) {
+  await db.insert(sessions).values(values);
+}
+
+export async function deleteSession(db: Executor, tokenHash: string) {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteSessionsOfUser(db: Executor, userId: number) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function deleteExpiredSessions(db: Executor, now: number) {
+  await db.delete(sessions).where(lte(sessions.expiresAt, now));
+}
+
+/** One round trip: the session, its user and every authority of the user's roles. */
+export async function findCallerBySessionHash(db: Executor, tokenHash: string, now: number) {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      userId: users.id,
+      companyId: users.companyId,
+      tenantId: users.tenantId,
+      authorities: sql<
+        string[]
+      >`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roleAuthorities, eq(roleAuthorities.roleId, userRoles.roleId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), eq(users.archived, false)))
+    .groupBy(sessions.id, users.id);
+  return row;
+}
+
+export async function findCompanyIdByTenant(db: Executor, tenantId: string) {
+  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.tenantId, tenantId)).limit(1);
+  return row?.id ?? null;
+}
+
+export async function insertResetKey(db: Executor, values: { userId: number; keyHash: string; expiresAt: number }) {
+  await db.insert(passwordResetKeys).values(values);
+}
+
+/** Marks a valid key used and returns its user; a used, expired or unknown key returns nothing. */
+export async function consumeResetKey(db: Executor, keyHash: string, now: number) {
+  const [row] = await db
+    .update(passwordResetKeys)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResetKeys.keyHash, keyHash),
+        isNull(passwordResetKeys.usedAt),
+        gt(passwordResetKeys.expiresAt, now),
+      ),
+    )
+    .returning({ userId: passwordResetKeys.userId });
+  return row;
+}
+
+export async function deleteResetKeysOfUser(db: Executor, userId: number) {
+  await db.delete(passwordResetKeys).where(eq(passwordResetKeys.userId, userId));
+}
+
+export async function setPassword(db: Executor, userId: number, passwordHash: string, now: number) {
+  await db
+    .insert(credentials)
+    .values({ userId, passwordHash, passwordChangedAt: now })
+    .onConflictDoUpdate({ target: credentials.userId, set: { passwordHash, passwordChangedAt: now } });
+}

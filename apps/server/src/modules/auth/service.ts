@@ -1,0 +1,130 @@
+import { type Authority, isAuthority } from '@opsdeck/contract/authorities';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { Caller } from '../../platform/access';
+import { AppError, badRequest } from '../../platform/errors';
+import type { Mailer } from '../../platform/mail';
+import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../platform/passwords';
+import { Throttle } from '../../platform/throttle';
+import { digest, newSecret } from '../../platform/tokens';
+import * as q from './queries';
+import { resetPasswordMail } from './reset-mail';
+import { SessionCache } from './session-cache';
+
+const FIFTEEN_MINUTES = 15 * 60_000;
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger }) {
+  const { db, config, mailer, log } = deps;
+  const cache = new SessionCache();
+  // Five wrong passwords lock an account for the rest of its window; an address gets more room,
+  // since many people can sit behind one.
+  const accountFailures = new Throttle(5, FIFTEEN_MINUTES);
+  const addressFailures = new Throttle(30, FIFTEEN_MINUTES);
+  const resetRequests = new Throttle(10, FIFTEEN_MINUTES);
+
+  async function login(username: string, password: string, address: string): Promise<{ token: string }> {
+    const account = username.trim().toLowerCase();
+    accountFailures.check(account);
+    addressFailures.check(address);
+
+    const found = await q.findLoginByEmail(db, account);
+    const valid =
+      found && !found.archived
+        ? await verifyPassword(found.passwordHash, password)
+        : await verifyAgainstNothing(password);
+    if (!found || !valid) {
+      accountFailures.hit(account);
+      addressFailures.hit(address);
+      throw new AppError(401, 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS');
+    }
+    accountFailures.reset(account);
+
+    const token = newSecret();
+    await q.insertSession(db, {
+      userId: found.userId,
+      tokenHash: digest(token),
+      expiresAt: Date.now() + config.sessionTtlMs,
+    });
+    return { token };
+  }
+
+  async function logout(tokenHash: string) {
+    await q.deleteSession(db, tokenHash);
+    cache.evict(tokenHash);
+  }
+
+  async function resolveCaller(token: string): Promise<Caller | null> {
+    const tokenHash = digest(token);
+    const now = Date.now();
+    const cached = cache.get(tokenHash, now);
+    if (cached !== undefined) return cached;
+    const row = await q.findCallerBySessionHash(db, tokenHash, now);
+    const caller: Caller | null = row
+      ? {
+          userId: row.userId,
+          sessionId: row.sessionId,
+          tokenHash,
+          expiresAt: row.expiresAt,
+          companyId: row.companyId,
+          ownTenantId: row.tenantId,
+          authorities: new Set(row.authorities.filter(isAuthority) as Authority[]),
+          isAdmin: row.companyId === null || row.authorities.includes('ADMIN_ACCESS_LEVEL'),
+        }
+      : null;
+    cache.set(tokenHash, caller, now);
+    return caller;
+  }
+
+  /**
+   * Always answers the same way: whether the e-mail exists is not told (ARCHITECTURE.md). The
+   * mail goes out after the answer so that the time taken does not tell it either.
+   */
+  function requestPasswordReset(email: string, address: string) {
+    resetRequests.check(address);
+    resetRequests.hit(address);
+    void (async () => {
+      const user = await q.findActiveUserByEmail(db, email);
+      if (!user) return;
+      const key = newSecret();
+      await q.insertResetKey(db, {
+        userId: user.id,
+        keyHash: digest(key),
+        expiresAt: Date.now() + config.resetKeyTtlMs,
+      });
+      const link = `${config.publicUrl}/login?resetPasswordKey=${encodeURIComponent(key)}`;
+      await mailer.send({ to: user.emailAddress, ...resetPasswordMail(user.firstName, link, config.resetKeyTtlMs) });
+    })().catch((err: unknown) => log.error({ err }, 'password reset mail failed'));
+  }
+
+  /** A reset key works once; the new password ends every session opened before it. */
+  async function resetPassword(resetPasswordKey: string, newPassword: string) {
+    const passwordHash = await hashPassword(newPassword);
+    const userId = await db.transaction(async (tx) => {
+      const now = Date.now();
+      const consumed = await q.consumeResetKey(tx, digest(resetPasswordKey), now);
+      if (!consumed) return null;
+      await q.setPassword(tx, consumed.userId, passwordHash, now);
+      await q.deleteSessionsOfUser(tx, consumed.userId);
+      await q.deleteResetKeysOfUser(tx, consumed.userId);
+      return consumed.userId;
+    });
+    if (userId === null) throw badRequest('ERROR_RESET_PASSWORD_FORM_INVALID');
+    cache.evictUser(userId);
+  }
+
+  return {
+    login,
+    logout,
+    resolveCaller,
+    requestPasswordReset,
+    resetPassword,
+    resolveTenant: (tenantId: string) => q.findCompanyIdByTenant(db, tenantId),
+    /** For areas that end sessions or change authorities (archiving a user, editing a role). */
+    evictUser: (userId: number) => cache.evictUser(userId),
+    evictAll: () => cache.clear(),
+    pruneExpiredSessions: () => q.deleteExpiredSessions(db, Date.now()),
+  };
+}

@@ -1,0 +1,120 @@
+import type { Authority } from '@opsdeck/contract/authorities';
+import { HEADERS } from '@opsdeck/contract/http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, notFound, unauthorized } from './errors';
+
+/**
+ * What a route needs, declared on every route under /api (ARCHITECTURE.md, Security): a route
+ * with no declaration is refused at start-up, so nothing is ever open by omission.
+ */
+export type Access =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'session' }
+  | { readonly kind: 'authorities'; readonly anyOf: readonly Authority[] };
+
+export const access = {
+  /** No session needed (sign-in, password reset). The app key is still required. */
+  public: { kind: 'public' } as Access,
+  /** Any signed-in user, whatever their authorities (logout, session check, own profile). */
+  session: { kind: 'session' } as Access,
+  /** A signed-in user holding at least one of these authorities. */
+  anyOf: (...anyOf: Authority[]): Access => ({ kind: 'authorities', anyOf }),
+};
+
+/** Who is calling, resolved once per request from the session token. */
+export type Caller = {
+  userId: number;
+  sessionId: number;
+  tokenHash: string;
+  expiresAt: number;
+  /** The caller's own company and tenant; null for provider administrators. */
+  companyId: number | null;
+  ownTenantId: string | null;
+  authorities: ReadonlySet<Authority>;
+  /** ADMIN_ACCESS_LEVEL, or no company at all (spec section 6). */
+  isAdmin: boolean;
+};
+
+/** The caller plus the tenant this request acts on: X-Tenant-Id for admins, else their own. */
+export type RequestAuth = Caller & { tenantId: string | null; tenantCompanyId: number | null };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Health and API docs answer without an app key (probes and browsers have none). */
+    skipAppKey?: boolean;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+}
+
+export type AccessControlOptions = {
+  appKeys: ReadonlySet<string>;
+  resolveCaller: (token: string) => Promise<Caller | null>;
+  /** The company id of a tenant, or null when no company has that tenant id. */
+  resolveTenant: (tenantId: string) => Promise<number | null>;
+  /** Paths a browser opens without headers (the API docs page and its assets). */
+  openPrefixes: readonly string[];
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The authenticated caller of a route that declared a session or authorities. */
+export function requireAuth(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+export function registerAccessControl(app: FastifyInstance, options: AccessControlOptions) {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (options.openPrefixes.some((prefix) => route.url.startsWith(prefix))) {
+      route.config = { ...route.config, skipAppKey: true };
+    }
+    if (!route.url.startsWith('/api') || route.config?.skipAppKey) return;
+    if (!route.config?.access) {
+      throw new Error(`${route.method} ${route.url} declares no access: every API route must say who may call it`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!request.url.startsWith('/api') || config.skipAppKey) return;
+    const appKey = header(request, HEADERS.appKey);
+    if (!appKey || !options.appKeys.has(appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
+
+    const routeAccess = config.access;
+    // Unknown /api paths have no route config: answer them as not found, after the app key.
+    if (!routeAccess) return;
+
+    if (routeAccess.kind === 'public') return;
+
+    const token = header(request, HEADERS.authToken);
+    const caller = token ? await options.resolveCaller(token) : null;
+    if (!caller) throw unauthorized();
+    request.auth = await withTenant(request, caller, options);
+    if (routeAccess.kind === 'authorities' && !routeAccess.anyOf.some((key) => caller.authorities.has(key))) {
+      throw forbidden();
+    }
+  });
+}
+
+async function withTenant(request: FastifyRequest, caller: Caller, options: AccessControlOptions) {
+  const requested = header(request, HEADERS.tenantId)?.trim();
+  if (!requested || requested === caller.ownTenantId) {
+    return { ...caller, tenantId: caller.ownTenantId, tenantCompanyId: caller.companyId };
+  }
+  // X-Tenant-Id is honoured only for ADMIN_ACCESS_LEVEL; anyone else asking for another
+  // company is refused rather than silently served their own.
+  if (!caller.isAdmin) throw forbidden('ERROR_TENANT_FORBIDDEN');
+  const companyId = UUID.test(requested) ? await options.resolveTenant(requested) : null;
+  if (companyId === null) throw notFound('ERROR_COMPANY_NOT_EXIST');
+  return { ...caller, tenantId: requested, tenantCompanyId: companyId };
+}

@@ -1,0 +1,82 @@
+import { ERROR_MESSAGES, type ErrorKey, isErrorKey } from '@opsdeck/contract/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** A failure the client can act on: its HTTP status and one of the spec's error keys. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly key: ErrorKey,
+    readonly fields?: Record<string, ErrorKey>,
+  ) {
+    super(key);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (key: ErrorKey, fields?: Record<string, ErrorKey>) => new AppError(400, key, fields);
+export const unauthorized = (key: ErrorKey = 'ERROR_UNAUTHORIZED') => new AppError(401, key);
+export const forbidden = (key: ErrorKey = 'ERROR_FORBIDDEN') => new AppError(403, key);
+export const notFound = (key: ErrorKey = 'ERROR_GENERAL_NOT_FOUND') => new AppError(404, key);
+export const conflict = (key: ErrorKey, fields?: Record<string, ErrorKey>) => new AppError(409, key, fields);
+
+export function errorBody(key: ErrorKey, fields?: Record<string, string>) {
+  return { key, message: ERROR_MESSAGES[key], ...(fields && Object.keys(fields).length ? { fields } : {}) };
+}
+
+/** Fastify's own client errors, by code, with the key we answer them with. */
+const FASTIFY_CLIENT_ERRORS: Record<string, ErrorKey> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'ERROR_PAYLOAD_TOO_LARGE',
+  FST_REQ_FILE_TOO_LARGE: 'ERROR_PAYLOAD_TOO_LARGE',
+  FST_PARTS_LIMIT: 'ERROR_PAYLOAD_TOO_LARGE',
+  FST_FILES_LIMIT: 'ERROR_PAYLOAD_TOO_LARGE',
+};
+
+/**
+ * One error model for the whole API (ARCHITECTURE.md, errors): `{ key, message, fields? }`.
+ * Validation messages in the contract are error keys, so a zod failure becomes the spec's key on
+ * its field. Anything unexpected is logged and answered as ERROR_GENERAL_INTERNAL, never a stack.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(errorBody(error.key, error.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      let first: ErrorKey | undefined;
+      for (const issue of error.validation) {
+        const key = isErrorKey(issue.message) ? issue.message : 'ERROR_GENERAL_INVALID_INPUT';
+        first ??= key;
+        const field = String(issue.instancePath ?? '')
+          .replace(/^\//, '')
+          .replaceAll('/', '.');
+        if (field && !(field in fields)) fields[field] = key;
+      }
+      return reply.status(400).send(errorBody(first ?? 'ERROR_GENERAL_INVALID_INPUT', fields));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response does not match its schema');
+      return reply.status(500).send(errorBody('ERROR_GENERAL_INTERNAL'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const key =
+        FASTIFY_CLIENT_ERRORS[error.code] ??
+        (status === 413
+          ? 'ERROR_PAYLOAD_TOO_LARGE'
+          : status === 429
+            ? 'ERROR_TOO_MANY_REQUESTS'
+            : status === 404
+              ? 'ERROR_GENERAL_NOT_FOUND'
+              : 'ERROR_GENERAL_INVALID_INPUT');
+      return reply.status(key === 'ERROR_PAYLOAD_TOO_LARGE' ? 413 : status).send(errorBody(key));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send(errorBody('ERROR_GENERAL_INTERNAL'));
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.status(404).send(errorBody('ERROR_GENERAL_NOT_FOUND'));
+  });
+}

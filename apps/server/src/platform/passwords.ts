@@ -1,0 +1,28 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// Algorithm.Argon2id; the package exports it as a const enum, which isolated modules cannot read.
+const ARGON2ID = 2;
+
+// OWASP's argon2id baseline (19 MiB, 2 passes): ~16 ms a hash on this machine (STACK.md).
+const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, OPTIONS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Spends the same time as a real check, so an unknown e-mail is not told apart by timing. */
+export async function verifyAgainstNothing(password: string): Promise<false> {
+  dummyHash ??= hashPassword('opsdeck-no-such-user');
+  await verifyPassword(await dummyHash, password);
+  return false;
+}

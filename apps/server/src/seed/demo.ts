@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import { companies, credentials, departments, users } from '../db/schema';
+import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
+import { hashPassword } from '../platform/passwords';
+import { DEMO_ADMIN_PASSWORD } from './provider-admin';
+
+type DepartmentPlan = { name: string; children?: DepartmentPlan[] };
+type Person = { firstName: string; lastName: string };
+
+type CompanyPlan = {
+  name: string;
+  domain: string;
+  industry: string;
+  head: Person;
+  departments: DepartmentPlan[];
+  staff: Person[];
+};
+
+/** Three companies in different industries; every demo account signs in with the demo password. */
+export const DEMO_COMPANIES: CompanyPlan[] = [
+  {
+    name: 'Northwind Logistics',
+    domain: 'northwind.test',
+    industry: 'logistics',
+    head: { firstName: 'Maria', lastName: 'Santos' },
+    departments: [
+      { name: 'Operations', children: [{ name: 'Dispatch' }, { name: 'Warehouse Automation' }] },
+      { name: 'Finance', children: [{ name: 'Billing' }] },
+      { name: 'Customer Care' },
+    ],
+    staff: [
+      { firstName: 'James', lastName: 'Whitaker' },
+      { firstName: 'Priya', lastName: 'Raman' },
+      { firstName: 'Tomás', lastName: 'Herrera' },
+      { firstName: 'Grace', lastName: 'Liu' },
+      { firstName: 'Samuel', lastName: 'Adeyemi' },
+      { firstName: 'Hannah', lastName: 'Becker' },
+      { firstName: 'Lucas', lastName: 'Moreau' },
+      { firstName: 'Fatima', lastName: 'Haddad' },
+      { firstName: 'Oliver', lastName: 'Nguyen' },
+      { firstName: 'Chloe', lastName: 'Anderson' },
+      { firstName: 'Mateo', lastName: 'Rossi' },
+      { firstName: 'Amara', lastName: 'Okoye' },
+    ],
+  },
+  {
+    name: 'Harbor Mutual Insurance',
+    domain: 'harbormutual.test',
+    industry: 'insurance',
+    head: { firstName: 'David', lastName: 'Okafor' },
+    departments: [
+      { name: 'Claims', children: [{ name: 'Claims Intake' }, { name: 'Fraud Review' }] },
+      { name: 'Underwriting' },
+      { name: 'Policy Services', children: [{ name: 'Renewals' }] },
+    ],
+    staff: [
+      { firstName: 'Emily', lastName: 'Carter' },
+      { firstName: 'Rajesh', lastName: 'Kumar' },
+      { firstName: 'Sofia', lastName: 'Lindqvist' },
+      { firstName: 'Michael', lastName: "O'Brien" },
+      { firstName: 'Yuki', lastName: 'Sato' },
+      { firstName: 'Daniel', lastName: 'Schmidt' },
+      { firstName: 'Isabela', lastName: 'Costa' },
+      { firstName: 'Ahmed', lastName: 'Mansour' },
+      { firstName: 'Laura', lastName: 'Jensen' },
+      { firstName: 'Kwame', lastName: 'Mensah' },
+      { firstName: 'Elena', lastName: 'Popescu' },
+      { firstName: 'Ryan', lastName: 'Fitzgerald' },
+    ],
+  },
+  {
+    name: 'Cedar Health Partners',
+    domain: 'cedarhealth.test',
+    industry: 'healthcare',
+    head: { firstName: 'Aiko', lastName: 'Tanaka' },
+    departments: [
+      { name: 'Patient Accounts', children: [{ name: 'Insurance Verification' }] },
+      { name: 'Clinical Records' },
+      { name: 'Revenue Cycle', children: [{ name: 'Denials Management' }, { name: 'Coding' }] },
+    ],
+    staff: [
+      { firstName: 'Noah', lastName: 'Williams' },
+      { firstName: 'Ana', lastName: 'Ferreira' },
+      { firstName: 'Benjamin', lastName: 'Cohen' },
+      { firstName: 'Mei', lastName: 'Chen' },
+      { firstName: 'Victor', lastName: 'Alvarez' },
+      { firstName: 'Zara', lastName: 'Hussain' },
+      { firstName: 'Ethan', lastName: 'Brooks' },
+      { firstName: 'Ingrid', lastName: 'Nilsen' },
+      { firstName: 'Kofi', lastName: 'Asante' },
+      { firstName: 'Julia', lastName: 'Novak' },
+      { firstName: 'Arjun', lastName: 'Mehta' },
+      { firstName: 'Lea', lastName: 'Dubois' },
+    ],
+  },
+];
+
+export const emailOf = (person: Person, domain: string) =>
+  `${person.firstName}.${person.lastName}`
+    .normalize('NFD')
+    .replace(/[^A-Za-z.]/g, '')
+    .toLowerCase() + `@${domain}`;
+
+/** Seeds the demo on an empty embedded database (ARCHITECTURE.md, Demo data). */
+export async function seedDemo(db: Executor) {
+  // One hash for every demo account: seeding stays fast, and they all share the demo password.
+  const passwordHash = await hashPassword(DEMO_ADMIN_PASSWORD);
+  const now = Date.now();
+
+  for (const plan of DEMO_COMPANIES) {
+    const tenantId = randomUUID();
+    const [company] = await db
+      .insert(companies)
+      .values({ tenantId, name: plan.name, emailAddress: `contact@${plan.domain}`, industryTypeKey: plan.industry })
+      .returning({ id: companies.id });
+    const companyId = company!.id;
+    const roleIds = {
+      admin: await ensureBuiltInRole(db, tenantId, 'COMPANY_ADMINISTRATOR'),
+      head: await ensureBuiltInRole(db, tenantId, 'DEPARTMENT_HEAD'),
+      employee: await ensureBuiltInRole(db, tenantId, 'EMPLOYEE'),
+    };
+
+    const addUser = async (person: Person, departmentId: number | null, roleId: number) => {
+      const [user] = await db
+        .insert(users)
+        .values({ tenantId, companyId, departmentId, ...person, emailAddress: emailOf(person, plan.domain) })
+        .returning({ id: users.id });
+      await db.insert(credentials).values({ userId: user!.id, passwordHash, passwordChangedAt: now });
+      await assignRole(db, user!.id, roleId);
+      return user!.id;
+    };
+
+    const headId = await addUser(plan.head, null, roleIds.admin);
+    await db.update(companies).set({ headId }).where(eq(companies.id, companyId));
+
+    // Walk the tree: each department gets a head from the staff list, the rest are employees.
+    const staff = [...plan.staff];
+    const leaves: number[] = [];
+    const addDepartment = async (department: DepartmentPlan, parentId: number | null) => {
+      const [row] = await db
+        .insert(departments)
+        .values({ tenantId, name: department.name, parentId })
+        .returning({ id: departments.id });
+      const departmentId = row!.id;
+      const head = staff.shift();
+      if (head) {
+        const departmentHeadId = await addUser(head, departmentId, roleIds.head);
+        await db.update(departments).set({ headId: departmentHeadId }).where(eq(departments.id, departmentId));
+      }
+      leaves.push(departmentId);
+      for (const child of department.children ?? []) await addDepartment(child, departmentId);
+    };
+    for (const department of plan.departments) await addDepartment(department, null);
+
+    let index = 0;
+    for (const person of staff) {
+      await addUser(person, leaves[index % leaves.length]!, roleIds.employee);
+      index += 1;
+    }
+  }
+}

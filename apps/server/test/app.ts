@@ -1,0 +1,105 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
+import { type App, buildApp } from '../src/app';
+import { prepareData } from '../src/boot';
+import { loadConfig } from '../src/config';
+import type { Database } from '../src/db/client';
+import { openTestDatabase } from './database';
+
+export const ADMIN = { email: 'admin@opsdeck.test', password: 'admin-test-password' };
+
+export type CallOptions = {
+  method?: string;
+  token?: string;
+  tenantId?: string;
+  appKey?: string | null;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+};
+
+export type CallResult<T = unknown> = { status: number; body: T; headers: Headers };
+
+export type TestApp = {
+  app: App;
+  database: Database;
+  dataDir: string;
+  baseUrl: string;
+  call: <T = Record<string, unknown>>(path: string, options?: CallOptions) => Promise<CallResult<T>>;
+  login: (email: string, password: string) => Promise<string>;
+  close: () => Promise<void>;
+};
+
+/**
+ * Boots the whole server on a fresh database and a free port, and calls it over real HTTP, the
+ * way the console does. Only the provider admin exists; tests add their own rows with factories.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'opsdeck-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DEMO: '0',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PUBLIC_URL: 'http://console.opsdeck.test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = await openTestDatabase();
+  await prepareData(database, config);
+  const app = await buildApp({ config, database, ...(env.LOG_LEVEL ? {} : { logger: false }) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  async function call<T>(urlPath: string, options: CallOptions = {}): Promise<CallResult<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.appKey !== null) headers[HEADERS.appKey] = options.appKey ?? CONSOLE_APP_KEY;
+    if (options.token) headers[HEADERS.authToken] = options.token;
+    if (options.tenantId) headers[HEADERS.tenantId] = options.tenantId;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await fetch(baseUrl + urlPath, {
+      method: options.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  async function login(email: string, password: string) {
+    const result = await call<{ token: string }>('/api/login', { json: { username: email, password } });
+    if (result.status !== 200)
+      throw new Error(`login of ${email} failed: ${result.status} ${JSON.stringify(result.body)}`);
+    return result.body.token;
+  }
+
+  return {
+    app,
+    database,
+    dataDir,
+    baseUrl,
+    call,
+    login,
+    async close() {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
