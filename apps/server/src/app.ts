@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import formBody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import { Health } from '@opsdeck/contract/health';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,6 +17,7 @@ import { registerErrorHandling } from './platform/errors';
 import { loggerSerializers } from './platform/logging';
 import { createMailer } from './platform/mail';
 import { registerOpenApi } from './platform/openapi';
+import { registerSecurityHeaders } from './platform/security-headers';
 import { registerConsole } from './platform/static';
 
 export const VERSION = '0.1.0';
@@ -41,31 +41,14 @@ export async function buildApp({ config, database, logger }: AppOptions) {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  let servesConsole = false;
+  registerErrorHandling(app, { servesConsole: () => servesConsole });
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets style attributes at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    // Reset links carry a key in the query string: never send it on as a referrer.
-    referrerPolicy: { policy: 'no-referrer' },
-  });
+  registerSecurityHeaders(app);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const { db } = database;
@@ -108,7 +91,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     { prefix: '/api' },
   );
 
-  if (config.webDist) await registerConsole(app, config.webDist);
+  if (config.webDist) servesConsole = await registerConsole(app, config.webDist);
 
   return Object.assign(app, { services: { auth, users, companies, mailer } });
 }

@@ -40,7 +40,8 @@ export type Config = {
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Env.parse(env);
+  // An empty variable means unset (`DATABASE_URL= npm start` runs on the embedded database).
+  const parsed = Env.parse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   return {
     port: parsed.PORT,
     host: parsed.HOST,

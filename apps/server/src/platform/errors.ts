@@ -37,7 +37,7 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ErrorKey> = {
  * Validation messages in the contract are error keys, so a zod failure becomes the spec's key on
  * its field. Anything unexpected is logged and answered as ERROR_GENERAL_INTERNAL, never a stack.
  */
-export function registerErrorHandling(app: FastifyInstance) {
+export function registerErrorHandling(app: FastifyInstance, options: { servesConsole: () => boolean }) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send(errorBody(error.key, error.fields));
@@ -76,7 +76,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     return reply.status(500).send(errorBody('ERROR_GENERAL_INTERNAL'));
   });
 
-  app.setNotFoundHandler((_request, reply) => {
-    reply.status(404).send(errorBody('ERROR_GENERAL_NOT_FOUND'));
+  // A page path the server does not know is a console route (a deep link or a reload).
+  app.setNotFoundHandler((request, reply) => {
+    const page = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api');
+    if (page && options.servesConsole()) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(errorBody('ERROR_GENERAL_NOT_FOUND'));
   });
 }

@@ -2,16 +2,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './errors';
 
 /**
  * Serves the built console from the same port as the API. Unknown paths outside /api answer the
- * console's index.html so that the router can take them (deep links, reloads).
+ * console's index.html (see the not-found handler in errors.ts) so that the router can take them.
+ * Answers whether the console is there to serve.
  */
-export async function registerConsole(app: FastifyInstance, distDir: string) {
+export async function registerConsole(app: FastifyInstance, distDir: string): Promise<boolean> {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     app.log.warn({ distDir }, 'console not built: serving the API only');
-    return;
+    return false;
   }
   await app.register(fastifyStatic, {
     root: distDir,
@@ -24,10 +24,5 @@ export async function registerConsole(app: FastifyInstance, distDir: string) {
       );
     },
   });
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api') || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return reply.status(404).send(errorBody('ERROR_GENERAL_NOT_FOUND'));
-    }
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
-  });
+  return true;
 }

@@ -97,11 +97,13 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
   },
 ];
 
-export const emailOf = (person: Person, domain: string) =>
-  `${person.firstName}.${person.lastName}`
+export function emailOf(person: Person, domain: string) {
+  const local = `${person.firstName}.${person.lastName}`
     .normalize('NFD')
     .replace(/[^A-Za-z.]/g, '')
-    .toLowerCase() + `@${domain}`;
+    .toLowerCase();
+  return `${local}@${domain}`;
+}
 
 /** Seeds the demo on an empty embedded database (ARCHITECTURE.md, Demo data). */
 export async function seedDemo(db: Executor) {

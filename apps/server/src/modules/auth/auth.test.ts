@@ -279,9 +279,10 @@ describe('password reset', () => {
 });
 
 describe('security headers', () => {
-  it('sends a content security policy and no referrer', async () => {
+  it('sends a strict content security policy, no caching and no referrer on API answers', async () => {
     const result = await t.call('/api/health');
-    expect(result.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(result.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(result.headers.get('cache-control')).toBe('no-store');
     expect(result.headers.get('referrer-policy')).toBe('no-referrer');
     expect(result.headers.get('x-content-type-options')).toBe('nosniff');
   });

@@ -78,6 +78,18 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
     return caller;
   }
 
+  // Tenant ids never change owner; a company's deletion is seen within the cache's lifetime.
+  const tenants = new Map<string, { companyId: number | null; until: number }>();
+  async function resolveTenant(tenantId: string): Promise<number | null> {
+    const now = Date.now();
+    const cached = tenants.get(tenantId);
+    if (cached && cached.until > now) return cached.companyId;
+    const companyId = await q.findCompanyIdByTenant(db, tenantId);
+    if (tenants.size > 10_000) tenants.clear();
+    tenants.set(tenantId, { companyId, until: now + 5_000 });
+    return companyId;
+  }
+
   /**
    * Always answers the same way: whether the e-mail exists is not told (ARCHITECTURE.md). The
    * mail goes out after the answer so that the time taken does not tell it either.
@@ -121,10 +133,13 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
     resolveCaller,
     requestPasswordReset,
     resetPassword,
-    resolveTenant: (tenantId: string) => q.findCompanyIdByTenant(db, tenantId),
+    resolveTenant,
     /** For areas that end sessions or change authorities (archiving a user, editing a role). */
     evictUser: (userId: number) => cache.evictUser(userId),
-    evictAll: () => cache.clear(),
+    evictAll: () => {
+      cache.clear();
+      tenants.clear();
+    },
     pruneExpiredSessions: () => q.deleteExpiredSessions(db, Date.now()),
   };
 }
