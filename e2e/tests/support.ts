@@ -1,0 +1,46 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** Demo accounts seeded by the server (apps/server/src/seed/demo.ts); all share one password. */
+export const DEMO_PASSWORD = 'opsdeck-demo';
+export const USERS = {
+  admin: { email: 'admin@opsdeck.test', name: 'Provider Administrator' },
+  companyHead: { email: 'maria.santos@northwind.test', name: 'Maria Santos', company: 'Northwind Logistics' },
+  departmentHead: { email: 'james.whitaker@northwind.test', name: 'James Whitaker' },
+  employee: { email: 'fatima.haddad@northwind.test', name: 'Fatima Haddad' },
+  /** Only the password-reset test uses this one, since it changes the password. */
+  resetter: { email: 'chloe.anderson@northwind.test', name: 'Chloe Anderson' },
+} as const;
+
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/dashboard\//);
+}
+
+/** The newest .eml in the server's outbox addressed to `to`. */
+export async function waitForMail(to: string, after: number, timeoutMs = 10_000): Promise<string> {
+  const outbox = path.join(process.env.E2E_DATA_DIR ?? '', 'mail');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = (await readdir(outbox).catch(() => [] as string[])).sort().reverse();
+    for (const file of files) {
+      const full = path.join(outbox, file);
+      const text = await readFile(full, 'utf8');
+      if (text.includes(`To: ${to}`) && (await import('node:fs')).statSync(full).mtimeMs >= after) return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail to ${to} in ${outbox}`);
+}
+
+/** The reset link of a mail's plain-text part (quoted-printable may fold or escape it). */
+export function resetLinkOf(mail: string): string {
+  const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = unfolded.match(/https?:\/\/[^\s"<]+\/login\?resetPasswordKey=[A-Za-z0-9_%-]+/);
+  if (!match) throw new Error('no reset link in the mail');
+  return match[0];
+}
