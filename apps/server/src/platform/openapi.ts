@@ -1,11 +1,20 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ApiErrorBody } from '@opsdeck/contract/errors';
 import { HEADERS } from '@opsdeck/contract/http';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** /api/openapi.json and /api/docs, generated from the same zod schemas that validate requests. */
 export async function registerOpenApi(app: FastifyInstance, version: string) {
+  // Every API route fails the same way: say so in the document once, for all of them.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api') || !route.schema || route.schema.hide) return;
+    route.schema = {
+      ...route.schema,
+      response: { ...(route.schema.response as object), '4xx': ApiErrorBody, '5xx': ApiErrorBody },
+    };
+  });
   await app.register(swagger, {
     openapi: {
       info: {

@@ -54,8 +54,12 @@ describe('app key', () => {
 
   it('lets health checks and the API description through without one', async () => {
     expect((await t.call('/api/health', { appKey: null })).body).toMatchObject({ status: 'ok' });
-    const openapi = await t.call<{ paths: Record<string, unknown> }>('/api/openapi.json', { appKey: null });
+    const openapi = await t.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      '/api/openapi.json',
+      { appKey: null },
+    );
     expect(openapi.status).toBe(200);
+    expect(Object.keys(openapi.body.paths['/api/login']?.post?.responses ?? {})).toEqual(['200', '4xx', '5xx']);
     expect(Object.keys(openapi.body.paths)).toEqual(
       expect.arrayContaining([
         '/api/login',
