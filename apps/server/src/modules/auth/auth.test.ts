@@ -59,7 +59,7 @@ describe('app key', () => {
       { appKey: null },
     );
     expect(openapi.status).toBe(200);
-    expect(Object.keys(openapi.body.paths['/api/login']?.post?.responses ?? {})).toEqual(['200', '4xx', '5xx']);
+    expect(Object.keys(openapi.body.paths['/api/login']?.post?.responses ?? {})).toEqual(['200', '4XX', '5XX']);
     expect(Object.keys(openapi.body.paths)).toEqual(
       expect.arrayContaining([
         '/api/login',
