@@ -6,5 +6,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    unstubGlobals: true,
+    // Tests that type into forms and load lazy routes run long when every file runs at once on two cores.
+    testTimeout: 20_000,
   },
 });

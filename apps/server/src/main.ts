@@ -30,7 +30,7 @@ await app.services.auth.pruneExpiredSessions();
 
 const lines = [
   '',
-  `  Opsdeck is running at ${config.publicUrl}`,
+  `  Opsdeck is listening on port ${config.port}; the console's address is ${config.publicUrl} (PUBLIC_URL)`,
   `  database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)'}`,
   `  mail: ${app.services.mailer.describe()}`,
 ];

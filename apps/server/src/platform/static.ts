@@ -16,6 +16,8 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
   await app.register(fastifyStatic, {
     root: distDir,
     wildcard: false,
+    // The console build writes .br and .gz beside each asset (apps/web/precompress.ts).
+    preCompressed: true,
     // Hashed assets never change; the page itself is always revalidated.
     setHeaders(res, filePath) {
       res.header(

@@ -1,5 +1,5 @@
-import type { Authority } from '@opsdeck/contract/authorities';
 import type { CurrentUserProfile } from '@opsdeck/contract/auth';
+import type { Authority } from '@opsdeck/contract/authorities';
 
 /** What the console needs to know about the signed-in user to decide what to show. */
 export interface Viewer {

@@ -14,8 +14,8 @@ export interface PathEntry<P extends string = string> {
   /** Holding any one of these opens the page; an empty list means anyone signed in. */
   authorities: readonly Authority[];
   section?: Section;
-  /** The page takes part in the breadcrumb trail; `parent` is the entry shown before it. */
-  crumb?: { parent?: PathKey };
+  /** The page takes part in the breadcrumb trail (spec section 2, Shell). */
+  crumb?: boolean;
   build: Builder<P>;
 }
 
@@ -52,25 +52,25 @@ export const PATHS = {
     label: 'nav.workflows',
     authorities: ['ACCESS_WORKFLOW_TAB'],
     section: 'workflow',
-    crumb: {},
+    crumb: true,
   }),
   workflowEvents: entry('/dashboard/workflow/events', {
     label: 'nav.events',
     authorities: ['ACCESS_WORKFLOW_EVENTS_TAB'],
     section: 'workflow',
-    crumb: {},
+    crumb: true,
   }),
   workflowErrors: entry('/dashboard/workflow/errors', {
     label: 'nav.errorLogs',
     authorities: ['ACCESS_WORKFLOW_ERROR_LOGS_TAB'],
     section: 'workflow',
-    crumb: {},
+    crumb: true,
   }),
   workflowLogs: entry('/dashboard/workflow/logs', {
     label: 'nav.executionLogs',
     authorities: ['ACCESS_WORKFLOW_ERROR_LOGS_TAB'],
     section: 'workflow',
-    crumb: {},
+    crumb: true,
   }),
 
   license: entry('/dashboard/license', { label: 'nav.licenseManagement', authorities: [] }),
@@ -83,13 +83,13 @@ export const PATHS = {
     label: 'nav.company',
     authorities: ['ACCESS_COMPANY_LICENSE_PAGE'],
     section: 'license',
-    crumb: {},
+    crumb: true,
   }),
   licenseKeys: entry('/dashboard/license/companies/:companyId/license/:licenseId', {
     label: 'nav.keys',
     authorities: ['ACCESS_COMPANY_LICENSE_KEY_PAGE'],
     section: 'license',
-    crumb: { parent: 'company' },
+    crumb: true,
   }),
   accounts: entry('/dashboard/license/accounts', {
     label: 'nav.accounts',
@@ -100,13 +100,13 @@ export const PATHS = {
     label: 'nav.activities',
     authorities: ['ACCESS_ACTIVITY_TAB'],
     section: 'license',
-    crumb: {},
+    crumb: true,
   }),
   premiumActivities: entry('/dashboard/license/premium-activities', {
     label: 'nav.premiumActivities',
     authorities: ['ACCESS_ACTIVITY_TAB'],
     section: 'license',
-    crumb: {},
+    crumb: true,
   }),
 
   management: entry('/dashboard/management', { label: 'nav.userManagement', authorities: [] }),
@@ -114,31 +114,31 @@ export const PATHS = {
     label: 'nav.users',
     authorities: ['ACCESS_USER_TAB'],
     section: 'management',
-    crumb: {},
+    crumb: true,
   }),
   departments: entry('/dashboard/management/departments', {
     label: 'nav.departments',
     authorities: ['ACCESS_DEPARTMENT_TAB'],
     section: 'management',
-    crumb: {},
+    crumb: true,
   }),
   roles: entry('/dashboard/management/roles', {
     label: 'nav.roles',
     authorities: ['ACCESS_ROLE_TAB'],
     section: 'management',
-    crumb: {},
+    crumb: true,
   }),
   statuses: entry('/dashboard/management/statuses', {
     label: 'nav.statuses',
     authorities: ['ACCESS_STATUS_TAB'],
     section: 'management',
-    crumb: {},
+    crumb: true,
   }),
   tasks: entry('/dashboard/management/tasks', {
     label: 'nav.tasks',
     authorities: ['ACCESS_TASK_TAB'],
     section: 'management',
-    crumb: {},
+    crumb: true,
   }),
   schedules: entry('/dashboard/management/schedules', {
     label: 'nav.schedules',
@@ -163,6 +163,9 @@ export const PATHS = {
 } as const;
 
 export type PathKey = keyof typeof PATHS;
+
+/** Crumbs shown before a page's own: Company > Keys. */
+export const CRUMB_PARENTS: Partial<Record<PathKey, PathKey>> = { licenseKeys: 'company' };
 
 /**
  * Each section: its landing path, the authorities that make /dashboard pick it, and its pages in

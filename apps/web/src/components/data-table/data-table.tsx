@@ -1,0 +1,207 @@
+import { Group, Pagination, Table, Text, UnstyledButton } from '@mantine/core';
+import { LIMITS } from '@opsdeck/contract/limits';
+import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { type CSSProperties, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Truncate } from '../truncate';
+import { clampPage, nextSort, pageCount, pageSlice, type SortState, type SortValue, sortRows } from './table-state';
+
+export interface Column<T> {
+  key: string;
+  /** Translated header text. */
+  header: string;
+  /** The cell's value: sorted on, and shown (truncated) when there is no `render`. */
+  value?: (row: T) => SortValue;
+  render?: (row: T) => ReactNode;
+  sortable?: boolean;
+  /** Characters before '...' for the default rendering; LIMITS.truncate.tableContent unless set. */
+  truncate?: number | false;
+  width?: CSSProperties['width'];
+  align?: 'left' | 'center' | 'right';
+}
+
+interface CommonProps<T> {
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  /** The table's accessible name. */
+  label: string;
+  /** Defaults to 'No matching records found.' (spec section 2, shared tables). */
+  emptyText?: string;
+  loading?: boolean;
+  pageSize?: number;
+  onRowClick?: (row: T) => void;
+}
+
+/** The whole list is in memory: the table sorts and pages it. */
+export interface ClientTableProps<T> extends CommonProps<T> {
+  mode?: 'client';
+  initialSort?: SortState | null;
+}
+
+/** The server pages and sorts: `rows` is the current page, and the state is the caller's. */
+export interface ServerTableProps<T> extends CommonProps<T> {
+  mode: 'server';
+  total: number;
+  page: number;
+  onPageChange: (page: number) => void;
+  sort: SortState | null;
+  onSortChange: (sort: SortState) => void;
+}
+
+export type DataTableProps<T> = ClientTableProps<T> | ServerTableProps<T>;
+
+const DotsIcon = ({ style }: { style?: CSSProperties }) => (
+  <span style={{ ...style, display: 'inline-flex', alignItems: 'center', justifyContent: 'center' }}>…</span>
+);
+
+function SortIcon({ direction }: { direction: 'asc' | 'desc' | null }) {
+  const props = { size: 14, stroke: 1.8, 'aria-hidden': true } as const;
+  if (direction === 'asc') return <IconSortAscending {...props} />;
+  if (direction === 'desc') return <IconSortDescending {...props} />;
+  return <IconArrowsSort {...props} opacity={0.4} />;
+}
+
+function cellContent<T>(column: Column<T>, row: T): ReactNode {
+  if (column.render) return column.render(row);
+  const value = column.value?.(row);
+  if (value === null || value === undefined || value === '') return '-';
+  const text = String(value);
+  return column.truncate === false ? (
+    text
+  ) : (
+    <Truncate text={text} max={column.truncate ?? LIMITS.truncate.tableContent} />
+  );
+}
+
+/**
+ * The spec's paginated sortable table (10 per page, page links with ellipsis, previous and next,
+ * an empty text), for a list in memory or a list the server pages.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const { columns, rowKey, label, emptyText, loading = false, pageSize = LIMITS.pageSize, onRowClick } = props;
+  const [clientPage, setClientPage] = useState(1);
+  const [clientSort, setClientSort] = useState<SortState | null>(
+    props.mode === 'server' ? null : (props.initialSort ?? null),
+  );
+
+  const server = props.mode === 'server';
+  const sort = server ? props.sort : clientSort;
+  const total = server ? props.total : props.rows.length;
+  const page = clampPage(server ? props.page : clientPage, total, pageSize);
+  const pages = pageCount(total, pageSize);
+
+  let visible: readonly T[] = props.rows;
+  if (!server) {
+    const valueAt = (row: T, key: string) => columns.find((column) => column.key === key)?.value?.(row);
+    visible = pageSlice(sortRows(props.rows, sort, valueAt), page, pageSize);
+  }
+
+  const changePage = (next: number) => (server ? props.onPageChange(next) : setClientPage(next));
+  const changeSort = (key: string) => {
+    const next = nextSort(sort, key);
+    if (server) props.onSortChange(next);
+    else {
+      setClientSort(next);
+      setClientPage(1);
+    }
+  };
+
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = Math.min(page * pageSize, total);
+
+  return (
+    <>
+      <Table.ScrollContainer minWidth={640}>
+        <Table highlightOnHover={Boolean(onRowClick)} verticalSpacing="sm" aria-label={label} aria-busy={loading}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => {
+                const direction = sort?.key === column.key ? sort.direction : null;
+                return (
+                  <Table.Th
+                    key={column.key}
+                    w={column.width}
+                    ta={column.align}
+                    aria-sort={
+                      column.sortable
+                        ? direction === 'asc'
+                          ? 'ascending'
+                          : direction === 'desc'
+                            ? 'descending'
+                            : 'none'
+                        : undefined
+                    }
+                  >
+                    {column.sortable ? (
+                      <UnstyledButton onClick={() => changeSort(column.key)} fw={600} fz="sm">
+                        <Group gap={4} wrap="nowrap" component="span">
+                          {column.header}
+                          <SortIcon direction={direction} />
+                        </Group>
+                      </UnstyledButton>
+                    ) : (
+                      column.header
+                    )}
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {visible.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length} ta="center" c="dimmed" py="xl">
+                  {loading ? t('table.loading') : (emptyText ?? t('table.empty'))}
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              visible.map((row) => (
+                <Table.Tr
+                  key={rowKey(row)}
+                  onClick={onRowClick ? () => onRowClick(row) : undefined}
+                  style={onRowClick ? { cursor: 'pointer' } : undefined}
+                >
+                  {columns.map((column) => (
+                    <Table.Td key={column.key} ta={column.align}>
+                      {cellContent(column, row)}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {total > 0 && (
+        <Group justify="space-between" mt="md" gap="sm">
+          <Text size="sm" c="dimmed">
+            {t('table.summary', { from: first, to: last, total })}
+          </Text>
+          {pages > 1 && (
+            <Pagination
+              total={pages}
+              value={page}
+              onChange={changePage}
+              siblings={1}
+              boundaries={1}
+              size="sm"
+              dotsIcon={DotsIcon}
+              aria-label={t('table.pagination')}
+              component="nav"
+              getItemProps={(item) => ({ 'aria-label': t('table.page', { page: item }) })}
+              getControlProps={(control) =>
+                control === 'previous'
+                  ? { 'aria-label': t('table.previous') }
+                  : control === 'next'
+                    ? { 'aria-label': t('table.next') }
+                    : {}
+              }
+            />
+          )}
+        </Group>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { applyApiError, type ErrorPlacement } from '../lib/form-errors';
+import { errorText } from '../lib/i18n';
+import { useSubmitLock } from '../lib/use-submit-lock';
+
+interface FormModalProps<TValues extends FieldValues, TOutput> {
+  opened: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  /** A react-hook-form form, usually with zodResolver over the contract's schema. */
+  form: UseFormReturn<TValues, unknown, TOutput>;
+  /** Resolving closes the modal. A rejection's field keys go on the fields, the rest under the form. */
+  onSubmit: (values: TOutput) => Promise<unknown>;
+  errorPlacement?: ErrorPlacement<TValues>;
+  submitLabel?: string;
+  children: ReactNode;
+}
+
+/**
+ * The create and edit dialogs (spec section 4): submit is disabled while a field has an error or
+ * a request is in flight, and re-enables about 1000 ms after success.
+ */
+export function FormModal<TValues extends FieldValues, TOutput>({
+  opened,
+  onClose,
+  title,
+  form,
+  onSubmit,
+  errorPlacement,
+  submitLabel,
+  children,
+}: FormModalProps<TValues, TOutput>) {
+  const { t } = useTranslation();
+  const lock = useSubmitLock();
+  const [generalKey, setGeneralKey] = useState<string | null>(null);
+  const hasFieldErrors = Object.keys(form.formState.errors).length > 0;
+
+  const close = () => {
+    if (lock.pending) return;
+    setGeneralKey(null);
+    onClose();
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    setGeneralKey(null);
+    try {
+      await lock.run(() => onSubmit(values));
+      onClose();
+    } catch (error) {
+      setGeneralKey(applyApiError(error, form, errorPlacement));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('modal.close') }}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {children}
+          {generalKey && (
+            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+              {errorText(generalKey)}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close} disabled={lock.pending}>
+              {t('modal.cancel')}
+            </Button>
+            <Button type="submit" loading={lock.pending} disabled={hasFieldErrors || lock.locked}>
+              {submitLabel ?? t('modal.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

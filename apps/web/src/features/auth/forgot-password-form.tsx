@@ -1,0 +1,75 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { ForgotPasswordForm as ForgotPasswordSchema } from '@opsdeck/contract/auth';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { applyApiError } from '../../lib/form-errors';
+import { errorText } from '../../lib/i18n';
+import { useSubmitLock } from '../../lib/use-submit-lock';
+import { requestPasswordReset } from './api';
+
+interface ForgotPasswordFormProps {
+  onSent: (email: string) => void;
+}
+
+export function ForgotPasswordForm({ onSent }: ForgotPasswordFormProps) {
+  const { t } = useTranslation();
+  const lock = useSubmitLock();
+  const [generalKey, setGeneralKey] = useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(ForgotPasswordSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setGeneralKey(null);
+    try {
+      await lock.run(() => requestPasswordReset(values));
+      onSent(values.email);
+    } catch (error) {
+      setGeneralKey(
+        applyApiError(error, form, {
+          fields: { u: 'email', email: 'email' },
+          keys: { ERROR_FORGOT_PASSWORD_FORM_EMAIL_REQUIRED: 'email', ERROR_FORGOT_PASSWORD_FORM_INVALID: 'email' },
+        }),
+      );
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('auth.forgot.title')}>
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          {t('auth.forgot.intro')}
+        </Text>
+        {generalKey && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {errorText(generalKey)}
+          </Alert>
+        )}
+        <TextInput
+          label={t('auth.forgot.email')}
+          placeholder={t('auth.login.emailPlaceholder')}
+          type="email"
+          autoComplete="email"
+          autoFocus
+          error={errorText(errors.email?.message)}
+          {...form.register('email')}
+        />
+        <Button
+          type="submit"
+          fullWidth
+          size="md"
+          loading={lock.pending}
+          disabled={Object.keys(errors).length > 0 || lock.locked}
+        >
+          {t('auth.forgot.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { LoginForm as LoginFormSchema } from '@opsdeck/contract/auth';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { isApiError } from '../../lib/api-client';
+import { applyApiError } from '../../lib/form-errors';
+import { errorText } from '../../lib/i18n';
+import { useSubmitLock } from '../../lib/use-submit-lock';
+import { LOGIN_VIEWS, SUPPORT_MAILTO } from './login-views';
+import { useSignIn } from './session';
+
+/** Wrong credentials, or a session that failed right after sign-in, read as the same message (spec section 4). */
+function loginFailureKey(error: unknown, fallback: string | null): string | null {
+  if (isApiError(error) && error.status === 401) return 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS';
+  return fallback;
+}
+
+export function LoginForm() {
+  const { t } = useTranslation();
+  const signIn = useSignIn();
+  const lock = useSubmitLock();
+  const [generalKey, setGeneralKey] = useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(LoginFormSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors } = form.formState;
+  const hasFieldErrors = Object.keys(errors).length > 0;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setGeneralKey(null);
+    try {
+      await lock.run(() => signIn.mutateAsync({ username: values.email, password: values.password }));
+    } catch (error) {
+      const left = applyApiError(error, form, { fields: { username: 'email' } });
+      setGeneralKey(loginFailureKey(error, left));
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('auth.login.title')}>
+      <Stack gap="md">
+        {generalKey && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {errorText(generalKey)}
+          </Alert>
+        )}
+        <TextInput
+          label={t('auth.login.email')}
+          placeholder={t('auth.login.emailPlaceholder')}
+          type="email"
+          autoComplete="username"
+          autoFocus
+          error={errorText(errors.email?.message)}
+          {...form.register('email')}
+        />
+        <PasswordInput
+          label={t('auth.login.password')}
+          placeholder={t('auth.login.passwordPlaceholder')}
+          autoComplete="current-password"
+          error={errorText(errors.password?.message)}
+          {...form.register('password')}
+        />
+        <Group justify="flex-end">
+          <Anchor component={Link} to={LOGIN_VIEWS.forgot} size="sm">
+            {t('auth.login.forgot')}
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth size="md" loading={lock.pending} disabled={hasFieldErrors || lock.locked}>
+          {t('auth.login.submit')}
+        </Button>
+        <Text size="sm" c="dimmed" ta="center">
+          {t('auth.login.supportPrompt')}{' '}
+          <Anchor href={SUPPORT_MAILTO} size="sm">
+            {t('auth.login.support')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

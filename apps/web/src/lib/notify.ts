@@ -1,0 +1,29 @@
+import { notifications } from '@mantine/notifications';
+import { LIMITS } from '@opsdeck/contract/limits';
+import { isApiError } from './api-client';
+import { errorText, i18n } from './i18n';
+import { truncateText } from './truncate';
+
+type Verb = 'added' | 'updated' | 'deleted';
+
+/** A success toast naming the item, e.g. 'Successfully added Acme' (names cut at 50, spec section 8). */
+export function notifyDone(verb: Verb, name: string): void {
+  notifySuccess(i18n.t(`toast.${verb}`, { name: truncateText(name, LIMITS.truncate.toastName) }));
+}
+
+export function notifySuccess(message: string): void {
+  notifications.show({ color: 'teal', title: i18n.t('toast.success'), message, autoClose: LIMITS.toastCloseMs });
+}
+
+/** An error toast from a catalogue key, with an optional item name appended. */
+export function notifyErrorKey(key: string, name?: string): void {
+  const text = errorText(key) ?? key;
+  const message = name ? `${text} (${truncateText(name, LIMITS.truncate.toastName)})` : text;
+  notifications.show({ color: 'red', title: i18n.t('toast.error'), message, autoClose: LIMITS.toastCloseMs });
+}
+
+/** An error toast for whatever a call threw: its catalogue key, or the general error. */
+export function notifyError(error: unknown, name?: string): void {
+  if (!isApiError(error)) console.error(error);
+  notifyErrorKey(isApiError(error) ? error.errorKey : 'ERROR_GENERAL_INTERNAL', name);
+}

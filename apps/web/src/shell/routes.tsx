@@ -1,0 +1,107 @@
+import type { RouteObject } from 'react-router';
+import { PATHS, type PathKey } from '../lib/paths';
+import { FullPageLoader } from './full-page-loader';
+import { RouteErrorPage } from './route-error-page';
+import { RouteGuard } from './route-guard';
+
+/** Nothing to render: the guard has already redirected away from these paths. */
+const Empty = () => null;
+
+/**
+ * A screen whose area is not released yet (see ScreenPlaceholder). An area replaces its entry here
+ * with a lazy import of its own page.
+ */
+function upcoming(key: PathKey, area: string, title: string = PATHS[key].label): RouteObject {
+  return {
+    path: PATHS[key].pattern,
+    lazy: async () => {
+      const { ScreenPlaceholder } = await import('../components/screen-placeholder');
+      return { element: <ScreenPlaceholder title={title} area={area} /> };
+    },
+  };
+}
+
+/** Spec: targets, transfers and data entry are placeholder text screens. */
+function placeholder(key: PathKey): RouteObject {
+  return {
+    path: PATHS[key].pattern,
+    lazy: async () => {
+      const { ScreenPlaceholder } = await import('../components/screen-placeholder');
+      return { element: <ScreenPlaceholder title={PATHS[key].label} /> };
+    },
+  };
+}
+
+/** A section's landing path and unknown paths under it: the guard redirects them. */
+function section(key: PathKey, children: RouteObject[]): RouteObject {
+  return {
+    path: PATHS[key].pattern,
+    children: [{ index: true, Component: Empty }, ...children, { path: '*', Component: Empty }],
+  };
+}
+
+/**
+ * Every console route of spec section 2, on the patterns of the path table. Each page is its own
+ * chunk, so the login page loads nothing of the shell. Redirects and access checks belong to the
+ * guard (routing-rules.ts), not to this tree.
+ */
+export const routes: RouteObject[] = [
+  {
+    Component: RouteGuard,
+    ErrorBoundary: RouteErrorPage,
+    // Shown while the first page's chunk loads.
+    HydrateFallback: FullPageLoader,
+    children: [
+      {
+        path: PATHS.login.pattern,
+        lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }),
+      },
+      {
+        path: PATHS.unauthorized.pattern,
+        lazy: async () => ({ Component: (await import('./unauthorized-page')).UnauthorizedPage }),
+      },
+      {
+        path: PATHS.dashboard.pattern,
+        lazy: async () => ({ Component: (await import('./dashboard-layout')).DashboardLayout }),
+        children: [
+          { index: true, Component: Empty },
+          {
+            path: PATHS.forbidden.pattern,
+            lazy: async () => ({ Component: (await import('./forbidden-page')).ForbiddenPage }),
+          },
+          section('report', [
+            upcoming('reportAgent', 'areas.reports', 'screens.agentReport'),
+            upcoming('reportMonitor', 'areas.monitor', 'screens.monitor'),
+          ]),
+          section('workflow', [
+            upcoming('workflowList', 'areas.workflows'),
+            upcoming('workflowEvents', 'areas.events', 'screens.workflowEvents'),
+            upcoming('workflowErrors', 'areas.reports'),
+            upcoming('workflowLogs', 'areas.reports'),
+          ]),
+          section('license', [
+            upcoming('companies', 'areas.companies'),
+            upcoming('company', 'areas.licenses'),
+            upcoming('licenseKeys', 'areas.keys', 'screens.licenseKeys'),
+            upcoming('accounts', 'areas.accounts'),
+            upcoming('activities', 'areas.activities'),
+            upcoming('premiumActivities', 'areas.activities'),
+          ]),
+          section('management', [
+            upcoming('users', 'areas.users'),
+            upcoming('departments', 'areas.departments'),
+            upcoming('roles', 'areas.roles'),
+            upcoming('statuses', 'areas.statuses'),
+            upcoming('tasks', 'areas.tasks'),
+            upcoming('schedules', 'areas.schedules'),
+            placeholder('targets'),
+            placeholder('transfers'),
+            placeholder('dataEntry'),
+          ]),
+          { path: '*', Component: Empty },
+        ],
+      },
+      { path: '*', Component: Empty },
+    ],
+  },
+];

@@ -1,0 +1,60 @@
+import type { CurrentUserProfile } from '@opsdeck/contract/auth';
+import { type Mock, vi } from 'vitest';
+
+export interface RecordedCall {
+  method: string;
+  url: string;
+  headers: Headers;
+  body: unknown;
+}
+
+type Handler = (
+  call: RecordedCall,
+) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
+
+/**
+ * Replaces fetch (the console's only boundary) with handlers keyed by 'METHOD /path'. Calls are
+ * recorded, so tests can assert what the console sent.
+ */
+export function fakeApi(handlers: Record<string, Handler>): { calls: RecordedCall[]; fetch: Mock } {
+  const calls: RecordedCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://console.test');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+    const call = { method, url: `${url.pathname}${url.search}`, headers: new Headers(init.headers), body };
+    calls.push(call);
+    const handler = handlers[`${method} ${url.pathname}`];
+    if (!handler) {
+      return new Response(JSON.stringify({ key: 'ERROR_GENERAL_NOT_FOUND', message: 'not found' }), { status: 404 });
+    }
+    const { status = 200, body: answer } = await handler(call);
+    return new Response(answer === undefined ? null : JSON.stringify(answer), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetch: fetchMock };
+}
+
+export function errorBody(key: string, message = key, fields?: Record<string, string>) {
+  return fields ? { key, message, fields } : { key, message };
+}
+
+/** A profile with overrides (bulletproof-react style factory). */
+export function buildProfile(overrides: Partial<CurrentUserProfile> = {}): CurrentUserProfile {
+  return {
+    id: 7,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    completeName: 'Ada Lovelace',
+    fullName: 'Ada Lovelace',
+    emailAddress: 'ada@acme.test',
+    tenantId: 'tenant-acme',
+    auths: ['ACCESS_USER_TAB'],
+    company: { id: 5, name: 'Acme Robotics', tenantId: 'tenant-acme' },
+    department: { id: 2, name: 'Operations' },
+    ...overrides,
+  };
+}
