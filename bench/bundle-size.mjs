@@ -2,6 +2,8 @@
 // server and every script response is counted at the size it crossed the wire (the server sends
 // the build's precompressed files), and also at its gzip size. Then the same after signing in.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { root, startServer, waitFor } from './lib.mjs';
 

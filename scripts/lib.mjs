@@ -30,8 +30,10 @@ export function ensureDependencies() {
   const installed = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log('> installing dependencies (npm ci)');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // `npm install` rather than `npm ci`: it honours the lockfile too, and tolerates optional
+  // platform packages (Biome's for other systems) that this machine's registry does not carry.
+  console.log('> installing dependencies');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 /** Builds the console when its output is missing or older than its sources or the contract. */

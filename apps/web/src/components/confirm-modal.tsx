@@ -1,10 +1,9 @@
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../lib/api-client';
-import { errorText } from '../lib/i18n';
 import { useSubmitLock } from '../lib/use-submit-lock';
+import { FormErrorAlert } from './form-parts';
 
 interface ConfirmModalProps {
   opened: boolean;
@@ -53,11 +52,7 @@ export function ConfirmModal({
     <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('modal.close') }}>
       <Stack gap="md">
         <div>{children}</div>
-        {errorKey && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {errorText(errorKey)}
-          </Alert>
-        )}
+        <FormErrorAlert errorKey={errorKey} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={close} disabled={lock.pending}>
             {t('modal.cancel')}

@@ -1,11 +1,10 @@
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyApiError, type ErrorPlacement } from '../lib/form-errors';
-import { errorText } from '../lib/i18n';
 import { useSubmitLock } from '../lib/use-submit-lock';
+import { FormErrorAlert, SubmitButton } from './form-parts';
 
 interface FormModalProps<TValues extends FieldValues, TOutput> {
   opened: boolean;
@@ -60,18 +59,14 @@ export function FormModal<TValues extends FieldValues, TOutput>({
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {children}
-          {generalKey && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-              {errorText(generalKey)}
-            </Alert>
-          )}
+          <FormErrorAlert errorKey={generalKey} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close} disabled={lock.pending}>
               {t('modal.cancel')}
             </Button>
-            <Button type="submit" loading={lock.pending} disabled={hasFieldErrors || lock.locked}>
+            <SubmitButton lock={lock} hasErrors={hasFieldErrors}>
               {submitLabel ?? t('modal.save')}
-            </Button>
+            </SubmitButton>
           </Group>
         </Stack>
       </form>

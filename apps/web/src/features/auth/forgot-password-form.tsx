@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Stack, Text, TextInput } from '@mantine/core';
 import { ForgotPasswordForm as ForgotPasswordSchema } from '@opsdeck/contract/auth';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormErrorAlert, SubmitButton } from '../../components/form-parts';
 import { applyApiError } from '../../lib/form-errors';
 import { errorText } from '../../lib/i18n';
 import { useSubmitLock } from '../../lib/use-submit-lock';
@@ -46,11 +46,7 @@ export function ForgotPasswordForm({ onSent }: ForgotPasswordFormProps) {
         <Text size="sm" c="dimmed">
           {t('auth.forgot.intro')}
         </Text>
-        {generalKey && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {errorText(generalKey)}
-          </Alert>
-        )}
+        <FormErrorAlert errorKey={generalKey} />
         <TextInput
           label={t('auth.forgot.email')}
           placeholder={t('auth.login.emailPlaceholder')}
@@ -60,15 +56,9 @@ export function ForgotPasswordForm({ onSent }: ForgotPasswordFormProps) {
           error={errorText(errors.email?.message)}
           {...form.register('email')}
         />
-        <Button
-          type="submit"
-          fullWidth
-          size="md"
-          loading={lock.pending}
-          disabled={Object.keys(errors).length > 0 || lock.locked}
-        >
+        <SubmitButton lock={lock} hasErrors={Object.keys(errors).length > 0} fullWidth size="md">
           {t('auth.forgot.submit')}
-        </Button>
+        </SubmitButton>
       </Stack>
     </form>
   );

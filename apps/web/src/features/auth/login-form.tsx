@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { LoginForm as LoginFormSchema } from '@opsdeck/contract/auth';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { FormErrorAlert, SubmitButton } from '../../components/form-parts';
 import { isApiError } from '../../lib/api-client';
 import { applyApiError } from '../../lib/form-errors';
 import { errorText } from '../../lib/i18n';
@@ -45,11 +45,7 @@ export function LoginForm() {
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('auth.login.title')}>
       <Stack gap="md">
-        {generalKey && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {errorText(generalKey)}
-          </Alert>
-        )}
+        <FormErrorAlert errorKey={generalKey} />
         <TextInput
           label={t('auth.login.email')}
           placeholder={t('auth.login.emailPlaceholder')}
@@ -71,9 +67,9 @@ export function LoginForm() {
             {t('auth.login.forgot')}
           </Anchor>
         </Group>
-        <Button type="submit" fullWidth size="md" loading={lock.pending} disabled={hasFieldErrors || lock.locked}>
+        <SubmitButton lock={lock} hasErrors={hasFieldErrors} fullWidth size="md">
           {t('auth.login.submit')}
-        </Button>
+        </SubmitButton>
         <Text size="sm" c="dimmed" ta="center">
           {t('auth.login.supportPrompt')}{' '}
           <Anchor href={SUPPORT_MAILTO} size="sm">

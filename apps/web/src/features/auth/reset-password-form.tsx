@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { PasswordInput, Stack, Text } from '@mantine/core';
 import { ResetPasswordForm as ResetPasswordSchema } from '@opsdeck/contract/auth';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormErrorAlert, SubmitButton } from '../../components/form-parts';
 import { applyApiError } from '../../lib/form-errors';
 import { errorText } from '../../lib/i18n';
 import { useSubmitLock } from '../../lib/use-submit-lock';
@@ -43,11 +43,7 @@ export function ResetPasswordForm({ resetPasswordKey, onChanged }: ResetPassword
         <Text size="sm" c="dimmed">
           {t('auth.reset.intro')}
         </Text>
-        {generalKey && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {errorText(generalKey)}
-          </Alert>
-        )}
+        <FormErrorAlert errorKey={generalKey} />
         <PasswordInput
           label={t('auth.reset.newPassword')}
           autoComplete="new-password"
@@ -66,15 +62,9 @@ export function ResetPasswordForm({ resetPasswordKey, onChanged }: ResetPassword
           error={errorText(errors.confirmPassword?.message)}
           {...form.register('confirmPassword')}
         />
-        <Button
-          type="submit"
-          fullWidth
-          size="md"
-          loading={lock.pending}
-          disabled={Object.keys(errors).length > 0 || lock.locked}
-        >
+        <SubmitButton lock={lock} hasErrors={Object.keys(errors).length > 0} fullWidth size="md">
           {t('auth.reset.submit')}
-        </Button>
+        </SubmitButton>
       </Stack>
     </form>
   );
