@@ -50,6 +50,8 @@ try {
     'x-tenant-id': tenantId,
   });
   const bare = await measure(`http://127.0.0.1:${helloPort}/hello`);
+  // The same server's cheapest route: what the shared hooks, headers and request log cost.
+  const health = await measure(`http://127.0.0.1:${opsdeckPort}/api/health`);
   const test = await measure(`http://127.0.0.1:${opsdeckPort}/api/test`, {
     ...headers,
     'x-auth-token': token,
@@ -61,6 +63,7 @@ try {
       `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`,
     );
   row('bare Fastify hello world', bare);
+  row('GET /api/health (no auth)', health);
   row('GET /api/test', test);
   console.log(
     `ratio ${(test.requests.average / bare.requests.average).toFixed(2)} (${connections} connections, ${duration} s each)`,

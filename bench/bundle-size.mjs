@@ -10,16 +10,10 @@ import { root, startServer, waitFor } from './lib.mjs';
 const port = Number(process.env.BENCH_PORT ?? 8284);
 execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
 const server = startServer({ port, env: { DEMO: '1', LOG_LEVEL: 'warn' } });
+const launch = JSON.parse(readFileSync(path.join(root, 'e2e/chromium.json'), 'utf8'));
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  executablePath: process.env.CHROMIUM_PATH ?? launch.executablePath,
+  args: launch.args,
 });
 
 async function scriptsOf(page, action) {
