@@ -60,6 +60,14 @@ test.describe('routing rules', () => {
     }
   });
 
+  test('serves deep links as the console, with a strict content security policy', async ({ page }) => {
+    const response = await page.goto('/dashboard/license/companies/1/license/2');
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(response?.headers()['x-frame-options']).toBe('DENY');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
   test('shows the unauthorized page', async ({ page }) => {
     await page.goto('/unauthorized');
     await expect(page.getByText('401')).toBeVisible();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import formBody from '@fastify/formbody';
 import { Health } from '@opsdeck/contract/health';
@@ -33,7 +32,6 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     logger: logger ?? { level: config.logLevel, serializers: loggerSerializers },
     // One log line a request, written when it ends (status and time included).
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
     // Proxies in front of the console set X-Forwarded-For; sign-in throttling counts addresses.
     trustProxy: true,
     bodyLimit: 1024 * 1024,
