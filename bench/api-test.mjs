@@ -1,6 +1,8 @@
 // GET /api/test (app key, session token, tenant header, zod response schema) against a bare
-// Fastify hello world, in the same autocannon run: the ratio of requests per second.
+// Fastify hello world, in the same autocannon run: the ratio of requests per second, and of the
+// server's CPU time per request (steadier on this shared machine than requests per second).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { root, startServer, waitFor } from './lib.mjs';
 
@@ -26,47 +28,58 @@ const opsdeck = startServer({
   env: { DEMO: '1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
 });
 
+/** User plus system CPU time of a process so far, in milliseconds (Linux clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function measure(url, pid, headers = {}) {
+  const before = cpuMs(pid);
+  const result = await autocannon({ url, connections, duration, headers });
+  if (result.non2xx > 0)
+    throw new Error(`${url} answered ${result.non2xx} non-2xx: ${JSON.stringify(result.statusCodeStats)}`);
+  return { ...result, cpuMicros: ((cpuMs(pid) - before) * 1000) / result.requests.total };
+}
+
+function row(name, result) {
+  console.log(
+    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ${result.cpuMicros.toFixed(1).padStart(6)} µs CPU/request`,
+  );
+}
+
 try {
   await waitFor(`http://127.0.0.1:${helloPort}/hello`);
   await waitFor(`http://127.0.0.1:${opsdeckPort}/api/health`);
-  const headers = { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' };
+  const json = { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' };
   const login = await fetch(`http://127.0.0.1:${opsdeckPort}/api/login`, {
     method: 'POST',
-    headers,
+    headers: json,
     body: JSON.stringify({ username: 'admin@opsdeck.test', password: 'opsdeck-demo' }),
   });
   const { token } = await login.json();
-  const companies = await (
-    await fetch(`http://127.0.0.1:${opsdeckPort}/api/company`, { headers: { ...headers, 'x-auth-token': token } })
-  ).json();
-  const tenantId = companies[0].tenantId;
+  const session = { 'x-app-key': 'opsdeck-console', 'x-auth-token': token };
+  const companies = await (await fetch(`http://127.0.0.1:${opsdeckPort}/api/company`, { headers: session })).json();
+  const testHeaders = { ...session, 'x-tenant-id': companies[0].tenantId };
 
-  const measure = (url, extraHeaders = {}) => autocannon({ url, connections, duration, headers: extraHeaders });
-  // Warm both up, then measure each in turn.
-  await measure(`http://127.0.0.1:${helloPort}/hello`);
-  await measure(`http://127.0.0.1:${opsdeckPort}/api/test`, {
-    ...headers,
-    'x-auth-token': token,
-    'x-tenant-id': tenantId,
-  });
-  const bare = await measure(`http://127.0.0.1:${helloPort}/hello`);
+  const helloUrl = `http://127.0.0.1:${helloPort}/hello`;
+  const testUrl = `http://127.0.0.1:${opsdeckPort}/api/test`;
+  // Warm both up (JIT, caches), then measure each in turn.
+  await measure(helloUrl, hello.pid);
+  await measure(testUrl, opsdeck.child.pid, testHeaders);
+  const bare = await measure(helloUrl, hello.pid);
   // The same server's cheapest route: what the shared hooks, headers and request log cost.
-  const health = await measure(`http://127.0.0.1:${opsdeckPort}/api/health`);
-  const test = await measure(`http://127.0.0.1:${opsdeckPort}/api/test`, {
-    ...headers,
-    'x-auth-token': token,
-    'x-tenant-id': tenantId,
-  });
-  if (test.non2xx > 0) throw new Error(`/api/test answered ${test.non2xx} non-2xx responses`);
-  const row = (name, result) =>
-    console.log(
-      `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`,
-    );
+  const health = await measure(`http://127.0.0.1:${opsdeckPort}/api/health`, opsdeck.child.pid);
+  const test = await measure(testUrl, opsdeck.child.pid, testHeaders);
+
   row('bare Fastify hello world', bare);
   row('GET /api/health (no auth)', health);
   row('GET /api/test', test);
   console.log(
-    `ratio ${(test.requests.average / bare.requests.average).toFixed(2)} (${connections} connections, ${duration} s each)`,
+    `ratio of requests/s: ${(test.requests.average / bare.requests.average).toFixed(2)} (${connections} connections, ${duration} s each)`,
+  );
+  console.log(
+    `ratio of CPU/request: ${(bare.cpuMicros / test.cpuMicros).toFixed(2)} (hello world's CPU per request over /api/test's)`,
   );
 } finally {
   hello.kill('SIGTERM');

@@ -37,7 +37,8 @@ const PAGES = { ...COMMON, 'content-security-policy': CONTENT_SECURITY_POLICY };
  * request, which cost a fifth of the throughput of a cached session check (docs/performance.md).
  */
 export function registerSecurityHeaders(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith('/api/') && !request.url.startsWith('/api/docs') ? API : PAGES);
+    done();
   });
 }
