@@ -38,10 +38,19 @@ export const loggerSerializers = {
 /**
  * Log lines are written in batches of about 4 KiB rather than one system call each: a line per
  * request otherwise cost a quarter of the throughput of a cached session check
- * (docs/performance.md). What is buffered is flushed when the process exits.
+ * (docs/performance.md). What is buffered is flushed every second and when the process exits.
  */
 export function createLogDestination() {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  process.once('exit', () => destination.flushSync());
+  setInterval(() => {
+    if (!destination.destroyed) destination.flush();
+  }, 1000).unref();
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Not open yet or already closed: nothing is buffered.
+    }
+  });
   return destination;
 }
