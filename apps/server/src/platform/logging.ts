@@ -43,7 +43,11 @@ export const loggerSerializers = {
 export function createLogDestination() {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   setInterval(() => {
-    if (!destination.destroyed) destination.flush();
+    try {
+      destination.flush();
+    } catch {
+      // Closed at shutdown: nothing left to write.
+    }
   }, 1000).unref();
   process.once('exit', () => {
     try {
