@@ -32,8 +32,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     logger: logger ?? { level: config.logLevel, serializers: loggerSerializers, stream: createLogDestination() },
     // One log line a request, written when it ends (status and time included).
     logController: new LogController({ disableRequestLogging: true }),
-    // Proxies in front of the console set X-Forwarded-For; sign-in throttling counts addresses.
-    trustProxy: true,
+    // Only a proxy the operator names may set the client address: sign-in throttling counts it.
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 

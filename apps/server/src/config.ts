@@ -19,6 +19,7 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  TRUST_PROXY: z.string().optional(),
 });
 
 export type Config = {
@@ -37,7 +38,19 @@ export type Config = {
   resetKeyTtlMs: number;
   logLevel: string;
   webDist: string | undefined;
+  /** Fastify's trustProxy: off unless set, since a trusted X-Forwarded-For decides sign-in throttling. */
+  trustProxy: boolean | string[];
 };
+
+/** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means unset (`DATABASE_URL= npm start` runs on the embedded database).
@@ -63,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resetKeyTtlMs: parsed.RESET_KEY_TTL_MINUTES * 60_000,
     logLevel: parsed.LOG_LEVEL,
     webDist: parsed.WEB_DIST,
+    trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
   };
 }
