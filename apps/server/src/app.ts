@@ -1,7 +1,7 @@
 import path from 'node:path';
 import formBody from '@fastify/formbody';
 import { Health } from '@opsdeck/contract/health';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -13,7 +13,7 @@ import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
 import { registerAccessControl } from './platform/access';
 import { registerErrorHandling } from './platform/errors';
-import { createLogDestination, loggerSerializers, redactUrl } from './platform/logging';
+import { createLogDestination, loggerSerializers, RequestLog } from './platform/logging';
 import { createMailer } from './platform/mail';
 import { registerOpenApi } from './platform/openapi';
 import { registerSecurityHeaders } from './platform/security-headers';
@@ -30,8 +30,7 @@ export type AppOptions = {
 export async function buildApp({ config, database, logger }: AppOptions) {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, serializers: loggerSerializers, stream: createLogDestination() },
-    // One log line a request, written when it ends (status and time included).
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new RequestLog(),
     // Only a proxy the operator names may set the client address: sign-in throttling counts it.
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -41,21 +40,6 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   app.setSerializerCompiler(serializerCompiler);
   let servesConsole = false;
   registerErrorHandling(app, { servesConsole: () => servesConsole });
-
-  // Flat fields rather than the `req` serializer: this runs on every request, and building the
-  // nested object (and the proxy-aware address) was most of its cost.
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
-    done();
-  });
 
   registerSecurityHeaders(app);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
