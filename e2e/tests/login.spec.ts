@@ -22,6 +22,22 @@ test.describe('login panel', () => {
     expect(await page.evaluate(() => localStorage.getItem('opsdeck.authToken'))).toBeNull();
   });
 
+  test('locks an account after repeated wrong guesses and says so', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(USERS.throttled.email);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await page.getByLabel('Password', { exact: true }).fill(`wrong guess ${attempt}`);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await expect(page.getByRole('alert')).toContainText('Invalid username/password.');
+      // The submit button re-enables after a failure; wait for it before the next guess.
+      await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
+    }
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toContainText('Too many attempts');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
   test('signs in, keeps the session across a reload, and signs out', async ({ page }) => {
     await signIn(page, USERS.admin.email);
     await expect(page.getByText(USERS.admin.name)).toBeVisible();

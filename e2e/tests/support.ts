@@ -9,6 +9,8 @@ export const USERS = {
   companyHead: { email: 'maria.santos@northwind.test', name: 'Maria Santos', company: 'Northwind Logistics' },
   departmentHead: { email: 'james.whitaker@northwind.test', name: 'James Whitaker' },
   employee: { email: 'fatima.haddad@northwind.test', name: 'Fatima Haddad' },
+  /** Only the throttling test uses this one: it ends up locked for fifteen minutes. */
+  throttled: { email: 'oliver.nguyen@northwind.test', name: 'Oliver Nguyen' },
   /** Only the password-reset test uses this one, since it changes the password. */
   resetter: { email: 'chloe.anderson@northwind.test', name: 'Chloe Anderson' },
 } as const;
