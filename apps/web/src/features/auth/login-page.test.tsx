@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { buildProfile, errorBody, fakeApi } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 
+const waitForEnabled = (button: HTMLElement) =>
+  waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+
 async function openLogin(path = '/login') {
   const app = renderApp(path);
   await screen.findByRole('heading', { name: 'Opsdeck' });
@@ -135,6 +138,8 @@ describe('login panel', () => {
     expect(await screen.findByText('Password does not match.')).toBeTruthy();
     await user.clear(screen.getByLabelText(/^Confirm Password/));
     await user.type(screen.getByLabelText(/^Confirm Password/), 'n3w-passw0rd');
+    // The mismatch clears on the next validation, which is asynchronous; a person clicks once it has.
+    await waitForEnabled(screen.getByRole('button', { name: 'Reset Password' }));
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
 
     expect(await screen.findByRole('heading', { name: 'Password Changed' })).toBeTruthy();
@@ -152,6 +157,7 @@ describe('login panel', () => {
     await openLogin('/login?resetPasswordKey=used');
     await user.type(await screen.findByLabelText(/^New Password/), 'abc');
     await user.type(screen.getByLabelText(/^Confirm Password/), 'abc');
+    await waitForEnabled(screen.getByRole('button', { name: 'Reset Password' }));
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Invalid reset password.')).toBeTruthy();
