@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
@@ -32,7 +32,7 @@ export async function waitForMail(to: string, after: number, timeoutMs = 10_000)
     for (const file of files) {
       const full = path.join(outbox, file);
       const text = await readFile(full, 'utf8');
-      if (text.includes(`To: ${to}`) && (await import('node:fs')).statSync(full).mtimeMs >= after) return text;
+      if (text.includes(`To: ${to}`) && (await stat(full)).mtimeMs >= after) return text;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

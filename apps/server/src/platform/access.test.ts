@@ -1,9 +1,12 @@
+import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../test/app';
 import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from '../../test/factories';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
 import { registerAccessControl } from './access';
-import { redactUrl } from './logging';
+import { loggerSerializers, redactUrl } from './logging';
 
 let t: TestApp;
 let north: TestCompany;
@@ -153,16 +156,12 @@ describe('logs', () => {
 
   it('writes no password into the request log of a query-form sign-in', async () => {
     const lines: string[] = [];
-    const { buildApp } = await import('../app');
-    const { loadConfig } = await import('../config');
-    const { Writable } = await import('node:stream');
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(String(chunk));
         done();
       },
     });
-    const { loggerSerializers } = await import('./logging');
     const app = await buildApp({
       config: loadConfig({ DATA_DIR: t.dataDir, DEMO: '0' }),
       database: t.database,

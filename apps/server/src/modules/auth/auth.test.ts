@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createUser, TEST_PASSWORD } from '../../../test/factories';
-import { sessions } from '../../db/schema';
+import { passwordResetKeys, sessions } from '../../db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -272,7 +272,6 @@ describe('password reset', () => {
     const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
     await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
     const key = resetKeyOf(await waitForMail(user.email));
-    const { passwordResetKeys } = await import('../../db/schema');
     await t.database.db
       .update(passwordResetKeys)
       .set({ expiresAt: Date.now() - 1 })
