@@ -9,6 +9,16 @@ import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { companyRoutes } from './modules/companies/routes';
 import { createCompaniesService } from './modules/companies/service';
+import { departmentRoutes } from './modules/departments/routes';
+import { createDepartmentsService } from './modules/departments/service';
+import { roleRoutes } from './modules/roles/routes';
+import { createRolesService } from './modules/roles/service';
+import { scheduleRoutes } from './modules/schedules/routes';
+import { createSchedulesService } from './modules/schedules/service';
+import { statusRoutes } from './modules/statuses/routes';
+import { createStatusesService } from './modules/statuses/service';
+import { taskRoutes } from './modules/tasks/routes';
+import { createTasksService } from './modules/tasks/service';
 import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
 import { registerAccessControl } from './platform/access';
@@ -52,8 +62,13 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     log: app.log,
   });
   const auth = createAuthService({ db, config, mailer, log: app.log });
-  const users = createUsersService({ db });
+  const users = createUsersService({ db, auth });
   const companies = createCompaniesService({ db });
+  const departments = createDepartmentsService({ db, auth });
+  const roles = createRolesService({ db, auth });
+  const statuses = createStatusesService({ db, auth });
+  const tasks = createTasksService({ db, auth });
+  const schedules = createSchedulesService({ db, auth });
 
   registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -80,13 +95,20 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(authRoutes, { auth });
       await api.register(userRoutes, { users });
       await api.register(companyRoutes, { companies });
+      await api.register(departmentRoutes, { departments });
+      await api.register(roleRoutes, { roles });
+      await api.register(statusRoutes, { statuses });
+      await api.register(taskRoutes, { tasks });
+      await api.register(scheduleRoutes, { schedules });
     },
     { prefix: '/api' },
   );
 
   if (config.webDist) servesConsole = await registerConsole(app, config.webDist);
 
-  return Object.assign(app, { services: { auth, users, companies, mailer } });
+  return Object.assign(app, {
+    services: { auth, users, companies, departments, roles, statuses, tasks, schedules, mailer },
+  });
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { BuiltInRole } from '@opsdeck/contract/authorities';
+import type { Authority, BuiltInRole } from '@opsdeck/contract/authorities';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
-import { companies, departments, users } from '../src/db/schema';
+import { companies, departments, roleAuthorities, roles, users } from '../src/db/schema';
 import { setPassword } from '../src/modules/auth/queries';
 import { assignRole, ensureBuiltInRole } from '../src/modules/roles/queries';
 import { hashPassword } from '../src/platform/passwords';
@@ -48,12 +48,33 @@ export async function createDepartment(
 
 export type TestUser = { id: number; email: string; password: string };
 
-/** A user of a company (or a provider admin with `company: null`) holding one built-in role. */
+/** A custom role of a company (or of the provider with `company: null`) holding exactly these authorities. */
+export async function createRole(
+  db: Db,
+  company: TestCompany | null,
+  authorities: readonly Authority[],
+  name?: string,
+) {
+  const [row] = await db
+    .insert(roles)
+    .values({ tenantId: company?.tenantId ?? null, name: name ?? `Role ${next()}` })
+    .returning({ id: roles.id });
+  if (authorities.length) {
+    await db.insert(roleAuthorities).values(authorities.map((authorityKey) => ({ roleId: row!.id, authorityKey })));
+  }
+  return { id: row!.id };
+}
+
+/**
+ * A user of a company (or a provider admin with `company: null`) holding one built-in role, or,
+ * with `authorities`, a fresh custom role holding exactly those (for authority tests).
+ */
 export async function createUser(
   db: Db,
   options: {
     company: TestCompany | null;
-    role: BuiltInRole;
+    role?: BuiltInRole;
+    authorities?: readonly Authority[];
     departmentId?: number;
     email?: string;
     password?: string;
@@ -75,7 +96,10 @@ export async function createUser(
     })
     .returning({ id: users.id });
   await setPassword(db, row!.id, await hashPassword(password), Date.now());
-  await assignRole(db, row!.id, await ensureBuiltInRole(db, options.company?.tenantId ?? null, options.role));
+  const roleId = options.authorities
+    ? (await createRole(db, options.company, options.authorities)).id
+    : await ensureBuiltInRole(db, options.company?.tenantId ?? null, options.role ?? 'EMPLOYEE');
+  await assignRole(db, row!.id, roleId);
   return { id: row!.id, email, password };
 }
 

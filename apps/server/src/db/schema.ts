@@ -2,4 +2,6 @@
 export * from './schema/companies';
 export * from './schema/departments';
 export * from './schema/roles';
+export * from './schema/schedules';
+export * from './schema/statuses';
 export * from './schema/users';

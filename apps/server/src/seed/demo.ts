@@ -4,6 +4,9 @@ import type { Executor } from '../db/client';
 import { companies, credentials, departments, users } from '../db/schema';
 import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
 import { hashPassword } from '../platform/passwords';
+import { seedDemoSchedules } from './demo-schedules';
+import { seedDemoStatuses } from './demo-statuses';
+import type { DemoTenant } from './demo-tenant';
 import { DEMO_ADMIN_PASSWORD } from './provider-admin';
 
 type DepartmentPlan = { name: string; children?: DepartmentPlan[] };
@@ -140,6 +143,7 @@ export async function seedDemo(db: Executor) {
     // Walk the tree: each department gets a head from the staff list, the rest are employees.
     const staff = [...plan.staff];
     const leaves: number[] = [];
+    const seeded: DemoTenant = { tenantId, companyId, departments: [], staffIds: [], now };
     const addDepartment = async (department: DepartmentPlan, parentId: number | null) => {
       const [row] = await db
         .insert(departments)
@@ -147,10 +151,13 @@ export async function seedDemo(db: Executor) {
         .returning({ id: departments.id });
       const departmentId = row!.id;
       const head = staff.shift();
+      let headId: number | null = null;
       if (head) {
-        const departmentHeadId = await addUser(head, departmentId, roleIds.head);
-        await db.update(departments).set({ headId: departmentHeadId }).where(eq(departments.id, departmentId));
+        headId = await addUser(head, departmentId, roleIds.head);
+        await db.update(departments).set({ headId }).where(eq(departments.id, departmentId));
+        seeded.staffIds.push(headId);
       }
+      seeded.departments.push({ id: departmentId, name: department.name, parentId, headId });
       leaves.push(departmentId);
       for (const child of department.children ?? []) await addDepartment(child, departmentId);
     };
@@ -158,8 +165,10 @@ export async function seedDemo(db: Executor) {
 
     let index = 0;
     for (const person of staff) {
-      await addUser(person, leaves[index % leaves.length]!, roleIds.employee);
+      seeded.staffIds.push(await addUser(person, leaves[index % leaves.length]!, roleIds.employee));
       index += 1;
     }
+    await seedDemoStatuses(db, seeded);
+    await seedDemoSchedules(db, seeded);
   }
 }

@@ -35,6 +35,11 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   /**
+   * The company tenant this call acts on, instead of the stored one: an admin's company selector
+   * in a form (spec section 4) loads and writes that company's rows. Null sends no tenant header.
+   */
+  tenantId?: string | null;
+  /**
    * Login answers 401 for wrong credentials; that must not count as a lost session.
    * Every other 401 means the token is no longer good.
    */
@@ -59,11 +64,11 @@ function buildUrl(path: string, query?: Query): string {
   return search ? `${url}?${search}` : url;
 }
 
-function buildHeaders(body: unknown): Headers {
+function buildHeaders(body: unknown, tenantOverride: string | null | undefined): Headers {
   const headers = new Headers({ [HEADERS.appKey]: CONSOLE_APP_KEY, Accept: 'application/json' });
   const token = getAuthToken();
   if (token) headers.set(HEADERS.authToken, token);
-  const tenantId = getTenantId();
+  const tenantId = tenantOverride === undefined ? getTenantId() : tenantOverride;
   if (tenantId) headers.set(HEADERS.tenantId, tenantId);
   if (body !== undefined && !(body instanceof FormData)) headers.set('Content-Type', 'application/json');
   return headers;
@@ -85,12 +90,12 @@ async function readError(response: Response): Promise<ApiError> {
 
 /** Calls the API under /api with the console's headers; resolves with the JSON answer. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, signal, ignoreUnauthorized = false } = options;
+  const { method = 'GET', query, body, signal, tenantId, ignoreUnauthorized = false } = options;
   let response: Response;
   try {
     response = await fetch(buildUrl(path, query), {
       method,
-      headers: buildHeaders(body),
+      headers: buildHeaders(body, tenantId),
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       signal,
     });

@@ -5,6 +5,15 @@ import en from '../locales/en.json';
 import ja from '../locales/ja.json';
 
 /**
+ * Each area keeps its strings in `locales/en/<area>.json`, read as the `<area>` branch of the
+ * translation (`t('users.title')`), so areas do not edit one shared file.
+ */
+const areaFiles = import.meta.glob<Record<string, unknown>>('../locales/en/*.json', { eager: true, import: 'default' });
+const areas = Object.fromEntries(
+  Object.entries(areaFiles).map(([file, strings]) => [file.replace(/^.*\/(.+)\.json$/, '$1'), strings]),
+);
+
+/**
  * English is the product's language and every fallback (spec section 1); the Japanese set exists
  * and is empty. Error texts come straight from the contract's catalogue, the same words the server
  * sends, so there is one source for them.
@@ -18,7 +27,7 @@ void i18n.use(initReactI18next).init({
   ns: ['translation', 'errors'],
   defaultNS: 'translation',
   resources: {
-    en: { translation: en, errors: ERROR_MESSAGES },
+    en: { translation: { ...en, ...areas }, errors: ERROR_MESSAGES },
     ja: { translation: ja },
   },
   initAsync: false,

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { StatusMessage } from '../components/status-message';
-import { useProfile } from '../features/auth/profile-context';
 import { toViewer } from '../lib/authorities';
 import { PATHS } from '../lib/paths';
+import { useProfile } from '../lib/profile-context';
 import { dashboardDefault } from './routing-rules';
 
 export function ForbiddenPage() {

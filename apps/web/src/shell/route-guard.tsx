@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { ProfileContext } from '../features/auth/profile-context';
 import { type Session, useSession } from '../features/auth/session';
 import { toViewer } from '../lib/authorities';
+import { ProfileContext } from '../lib/profile-context';
 import { clearSession } from '../lib/session';
 import { FullPageLoader } from './full-page-loader';
 import { ProfileFailed } from './profile-failed';

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { PATHS, type PathKey } from '../lib/paths';
 import { FullPageLoader } from './full-page-loader';
@@ -19,6 +20,11 @@ function upcoming(key: PathKey, area: string, title: string = PATHS[key].label):
       return { element: <ScreenPlaceholder title={title} area={area} /> };
     },
   };
+}
+
+/** A released screen: its page component, loaded as its own chunk. */
+function page(key: PathKey, load: () => Promise<ComponentType>): RouteObject {
+  return { path: PATHS[key].pattern, lazy: async () => ({ Component: await load() }) };
 }
 
 /** Spec: targets, transfers and data entry are placeholder text screens. */
@@ -88,12 +94,12 @@ export const routes: RouteObject[] = [
             upcoming('premiumActivities', 'areas.activities'),
           ]),
           section('management', [
-            upcoming('users', 'areas.users'),
-            upcoming('departments', 'areas.departments'),
-            upcoming('roles', 'areas.roles'),
-            upcoming('statuses', 'areas.statuses'),
-            upcoming('tasks', 'areas.tasks'),
-            upcoming('schedules', 'areas.schedules'),
+            page('users', async () => (await import('../features/users/users-page')).UsersPage),
+            page('departments', async () => (await import('../features/departments/departments-page')).DepartmentsPage),
+            page('roles', async () => (await import('../features/roles/roles-page')).RolesPage),
+            page('statuses', async () => (await import('../features/statuses/statuses-page')).StatusesPage),
+            page('tasks', async () => (await import('../features/tasks/tasks-page')).TasksPage),
+            page('schedules', async () => (await import('../features/schedules/schedules-page')).SchedulesPage),
             placeholder('targets'),
             placeholder('transfers'),
             placeholder('dataEntry'),

@@ -1,7 +1,7 @@
 import { BUILT_IN_ROLES, type BuiltInRole } from '@opsdeck/contract/authorities';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { authorities, roleAuthorities, roles, userRoles } from '../../db/schema';
+import { authorities, companies, roleAuthorities, roles, userRoles, users } from '../../db/schema';
 
 export async function upsertAuthorities(db: Executor, rows: { key: string; title: string }[]) {
   for (const row of rows) {
@@ -39,4 +39,111 @@ export async function ensureBuiltInRole(db: Executor, tenantId: string | null, b
 
 export async function assignRole(db: Executor, userId: number, roleId: number) {
   await db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
+}
+
+export type RoleRow = {
+  id: number;
+  name: string;
+  isProtected: boolean;
+  builtIn: string | null;
+  tenantId: string | null;
+  companyName: string | null;
+};
+
+const roleColumns = {
+  id: roles.id,
+  name: roles.name,
+  isProtected: roles.isProtected,
+  builtIn: roles.builtIn,
+  tenantId: roles.tenantId,
+  companyName: companies.name,
+};
+
+/** Scope of a read: a tenant's roles, or (null) every role, the provider's included. */
+const inScope = (tenantId: string | null) => (tenantId === null ? undefined : eq(roles.tenantId, tenantId));
+
+/** Non-archived roles of a tenant (null: of every tenant and the provider), by company then name. */
+export async function listActiveRoles(db: Executor, tenantId: string | null): Promise<RoleRow[]> {
+  return db
+    .select(roleColumns)
+    .from(roles)
+    .leftJoin(companies, eq(companies.tenantId, roles.tenantId))
+    .where(and(eq(roles.archived, false), inScope(tenantId)))
+    .orderBy(
+      sql`${companies.name} asc nulls first`,
+      desc(roles.isProtected),
+      asc(sql`lower(${roles.name})`),
+      asc(roles.id),
+    );
+}
+
+/** One non-archived role inside the scope, or undefined (a foreign role reads as missing). */
+export async function findRole(db: Executor, id: number, tenantId: string | null): Promise<RoleRow | undefined> {
+  const [row] = await db
+    .select(roleColumns)
+    .from(roles)
+    .leftJoin(companies, eq(companies.tenantId, roles.tenantId))
+    .where(and(eq(roles.id, id), eq(roles.archived, false), inScope(tenantId)))
+    .limit(1);
+  return row;
+}
+
+/** The authorities of these roles, with their titles. */
+export async function listRoleAuthorities(db: Executor, roleIds: number[]) {
+  if (roleIds.length === 0) return [];
+  return db
+    .select({ roleId: roleAuthorities.roleId, key: authorities.key, title: authorities.title })
+    .from(roleAuthorities)
+    .innerJoin(authorities, eq(authorities.key, roleAuthorities.authorityKey))
+    .where(inArray(roleAuthorities.roleId, roleIds));
+}
+
+export async function listAuthorities(db: Executor) {
+  return db.select({ key: authorities.key, title: authorities.title }).from(authorities);
+}
+
+/** Whether a role of this name exists in the tenant, case-insensitively (archived ones too: the index covers them). */
+export async function roleNameTaken(db: Executor, tenantId: string | null, name: string, exceptId?: number) {
+  const [row] = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(
+      and(
+        tenantId === null ? isNull(roles.tenantId) : eq(roles.tenantId, tenantId),
+        sql`lower(${roles.name}) = lower(${name})`,
+        exceptId === undefined ? undefined : ne(roles.id, exceptId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertRole(db: Executor, tenantId: string, name: string) {
+  const [row] = await db.insert(roles).values({ tenantId, name }).returning({ id: roles.id });
+  return row!.id;
+}
+
+export async function renameRole(db: Executor, id: number, name: string) {
+  await db.update(roles).set({ name }).where(eq(roles.id, id));
+}
+
+export async function replaceRoleAuthorities(db: Executor, roleId: number, keys: readonly string[]) {
+  await db.delete(roleAuthorities).where(eq(roleAuthorities.roleId, roleId));
+  if (keys.length) await db.insert(roleAuthorities).values(keys.map((authorityKey) => ({ roleId, authorityKey })));
+}
+
+/** How many active (non-archived) users hold the role. */
+export async function countActiveHolders(db: Executor, roleId: number) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(userRoles)
+    .innerJoin(users, eq(users.id, userRoles.userId))
+    .where(and(eq(userRoles.roleId, roleId), eq(users.archived, false)));
+  return Number(row?.count ?? 0);
+}
+
+/** Removes a role; archived users' past assignments to it go with it (role_authorities cascade). */
+export async function deleteRole(db: Executor, roleId: number) {
+  await db.delete(userRoles).where(eq(userRoles.roleId, roleId));
+  await db.delete(roles).where(eq(roles.id, roleId));
 }

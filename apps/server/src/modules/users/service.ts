@@ -1,15 +1,70 @@
 import type { CurrentUserProfile } from '@opsdeck/contract/auth';
-import type { Db } from '../../db/client';
-import { notFound } from '../../platform/errors';
+import type { Authority } from '@opsdeck/contract/authorities';
+import { type Page, parseSort } from '@opsdeck/contract/paging';
+import type { RegisterUser, UpdateUser, User, UserListQuery, UserSortField } from '@opsdeck/contract/users';
+import { and, type SQL } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import { hashPassword } from '../../platform/passwords';
+import { readTenant } from '../../platform/tenancy';
+import { setPassword } from '../auth/queries';
+import type { AuthService } from '../auth/service';
+import { manageableDepartmentIds } from '../departments/access';
 import * as q from './queries';
 
 export const completeName = (user: { firstName: string; lastName: string }) =>
   `${user.firstName} ${user.lastName}`.trim();
 
+function toUser(row: q.UserRow, groups: { id: number; name: string }[]): User {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    completeName: completeName(row),
+    emailAddress: row.emailAddress,
+    departmentId: row.departmentId,
+    displayDepartment: row.departmentName,
+    groups,
+    displayGroups: groups.map((group) => group.name).join(', '),
+    companyId: row.companyId,
+    companyName: row.companyName,
+    tenantId: row.tenantId,
+    archived: row.archived,
+  };
+}
+
+/** Rows plus their roles, read with one more query over the same condition. */
+async function withRoles(db: Executor, rows: q.UserRow[], where: SQL | undefined): Promise<User[]> {
+  if (rows.length === 0) return [];
+  const roles = await q.selectUserRoles(db, where);
+  const byUser = new Map<number, { id: number; name: string }[]>();
+  for (const role of roles) {
+    const list = byUser.get(role.userId) ?? [];
+    list.push({ id: role.id, name: role.name });
+    byUser.set(role.userId, list);
+  }
+  return rows.map((row) => toUser(row, byUser.get(row.id) ?? []));
+}
+
+/**
+ * No privilege escalation: a company user may only give (or take away) a role whose authorities
+ * they hold. DEPARTMENT_ACCESS_LEVEL is a restriction (it ties a user to a department), not a
+ * power: the company head does not hold it yet gives it with every Employee role.
+ */
+function withinAuthorities(roleAuthorities: readonly string[], held: ReadonlySet<Authority>) {
+  return roleAuthorities.every((key) => key === 'DEPARTMENT_ACCESS_LEVEL' || held.has(key as Authority));
+}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505');
+
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService(deps: { db: Db }) {
-  const { db } = deps;
+export function createUsersService(deps: { db: Db; auth: AuthService }) {
+  const { db, auth } = deps;
 
   async function currentUserProfile(userId: number): Promise<CurrentUserProfile> {
     const row = await q.findProfile(db, userId);
@@ -35,5 +90,191 @@ export function createUsersService(deps: { db: Db }) {
     };
   }
 
-  return { currentUserProfile };
+  async function usersWhere(where: SQL | undefined) {
+    return withRoles(db, await q.selectUsers(db, where, true), where);
+  }
+
+  /** GET /api/user/get-user-list: the spec's plain array, or with `page` a server-side page. */
+  async function list(caller: RequestAuth, query: UserListQuery): Promise<User[] | Page<User>> {
+    const scope: q.UserScope = { tenantId: readTenant(caller), search: query.search || undefined };
+    if (query.page === undefined) return usersWhere(q.scopeCondition(scope));
+    const parsed = parseSort(query.sort);
+    const sort = { field: (parsed?.field ?? 'fullName') as UserSortField, direction: parsed?.direction ?? 'asc' };
+    const offset = (query.page - 1) * query.size;
+    const [ids, total] = [await q.pageUserIds(db, scope, sort, query.size, offset), await q.countUsers(db, scope)];
+    const found = ids.length ? await usersWhere(q.byIds(ids)) : [];
+    const byId = new Map(found.map((user) => [user.id, user]));
+    const items = ids.map((id) => byId.get(id)).filter((user): user is User => user !== undefined);
+    return { items, total, page: query.page, size: query.size };
+  }
+
+  async function get(caller: RequestAuth, id: number): Promise<User> {
+    const row = await q.findUser(db, id, readTenant(caller));
+    if (!row) throw notFound('ERROR_USER_NOT_EXIST');
+    const [user] = await withRoles(db, [row], q.byIds([row.id]));
+    return user!;
+  }
+
+  /**
+   * The department and roles a user is given: both of the user's tenant (a foreign or archived
+   * one reads as missing, 404), the department required when a role holds
+   * DEPARTMENT_ACCESS_LEVEL, and no privilege escalation: a company user may only give or take
+   * away roles whose authorities they hold themselves (403 ERROR_USER_ROLE_NOT_ALLOWED).
+   */
+  async function checkAssignment(
+    caller: RequestAuth,
+    tenantId: string | null,
+    departmentId: number | null | undefined,
+    groups: readonly number[],
+    fields: { department: string },
+    previousRoleIds: readonly number[] = [],
+  ) {
+    const wanted = [...new Set(groups)];
+    const roles = await q.findRolesWithAuthorities(db, wanted, tenantId);
+    if (roles.length !== wanted.length)
+      throw new AppError(404, 'ERROR_ROLE_NOT_EXIST', { groups: 'ERROR_ROLE_NOT_EXIST' });
+    if (!departmentId && roles.some((role) => role.authorities.includes('DEPARTMENT_ACCESS_LEVEL'))) {
+      throw badRequest('ERROR_USER_DEPARTMENT_REQUIRED', { [fields.department]: 'ERROR_USER_DEPARTMENT_REQUIRED' });
+    }
+    if (departmentId && !(await q.findDepartment(db, departmentId, tenantId))) {
+      throw new AppError(404, 'ERROR_DEPARTMENT_NOT_EXIST', { [fields.department]: 'ERROR_DEPARTMENT_NOT_EXIST' });
+    }
+    if (!caller.isAdmin) {
+      const changed = [
+        ...wanted.filter((id) => !previousRoleIds.includes(id)),
+        ...previousRoleIds.filter((id) => !wanted.includes(id)),
+      ];
+      const changedRoles = changed.length ? await q.findRolesWithAuthorities(db, changed, tenantId) : [];
+      // A role the caller cannot see (another tenant's) is refused too: it cannot be in `changedRoles`.
+      if (
+        changedRoles.length !== changed.length ||
+        changedRoles.some((role) => !withinAuthorities(role.authorities, caller.authorities))
+      ) {
+        throw forbidden('ERROR_USER_ROLE_NOT_ALLOWED');
+      }
+    }
+    return wanted;
+  }
+
+  /** POST /api/user/register: company users register in their own company; admins name one. */
+  async function register(caller: RequestAuth, body: RegisterUser): Promise<User> {
+    let company: { id: number; tenantId: string } | undefined;
+    if (caller.isAdmin) {
+      const companyId = body.companyId ?? caller.tenantCompanyId;
+      if (!companyId) throw badRequest('ERROR_COMPANY_REQUIRED', { companyId: 'ERROR_COMPANY_REQUIRED' });
+      company = await q.findCompany(db, companyId);
+      if (!company) throw new AppError(404, 'ERROR_COMPANY_NOT_EXIST', { companyId: 'ERROR_COMPANY_NOT_EXIST' });
+    } else {
+      company = caller.companyId === null ? undefined : await q.findCompany(db, caller.companyId);
+      if (!company) throw forbidden();
+    }
+    const groups = await checkAssignment(caller, company.tenantId, body.departmentId, body.groups, {
+      department: 'departmentId',
+    });
+    if (await q.emailTaken(db, body.emailAddress)) {
+      throw conflict('ERROR_USER_EMAIL_ALREADY_USED', { emailAddress: 'ERROR_USER_EMAIL_ALREADY_USED' });
+    }
+    const passwordHash = await hashPassword(body.credential.newPassword);
+    let id: number;
+    try {
+      id = await db.transaction(async (tx) => {
+        const userId = await q.insertUser(tx, {
+          tenantId: company.tenantId,
+          companyId: company.id,
+          departmentId: body.departmentId ?? null,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          emailAddress: body.emailAddress,
+        });
+        await setPassword(tx, userId, passwordHash, Date.now());
+        await q.replaceUserRoles(tx, userId, groups);
+        return userId;
+      });
+    } catch (error) {
+      // Two registrations of one e-mail at once: the unique index decides.
+      if (isUniqueViolation(error)) {
+        throw conflict('ERROR_USER_EMAIL_ALREADY_USED', { emailAddress: 'ERROR_USER_EMAIL_ALREADY_USED' });
+      }
+      throw error;
+    }
+    return get({ ...caller, tenantId: company.tenantId }, id);
+  }
+
+  /** PUT /api/user/updateUser/{id}: names, department and roles; e-mail and company are read-only. */
+  async function update(caller: RequestAuth, id: number, body: UpdateUser): Promise<User> {
+    const user = await q.findUser(db, id, readTenant(caller));
+    if (!user) throw notFound('ERROR_USER_NOT_EXIST');
+    const previous = await q.roleIdsOf(db, id);
+    const groups = await checkAssignment(
+      caller,
+      user.tenantId,
+      body.department,
+      body.groups,
+      { department: 'department' },
+      previous,
+    );
+    const rolesChanged = groups.length !== previous.length || groups.some((roleId) => !previous.includes(roleId));
+    await db.transaction(async (tx) => {
+      await q.updateUser(tx, id, {
+        firstName: body.firstName,
+        lastName: body.lastName,
+        departmentId: body.department ?? null,
+      });
+      if (rolesChanged) await q.replaceUserRoles(tx, id, groups);
+    });
+    if (rolesChanged) auth.evictUser(id);
+    return get(caller, id);
+  }
+
+  /**
+   * DELETE /api/user/archive/{id}: archives (spec section 4) and ends the user's sessions.
+   * Refused (409) for a department head, the company head and the caller themself.
+   */
+  async function archive(caller: RequestAuth, id: number) {
+    const user = await q.findUser(db, id, readTenant(caller));
+    if (!user) throw notFound('ERROR_USER_NOT_EXIST');
+    if (id === caller.userId) throw conflict('ERROR_USER_ARCHIVE_SELF');
+    if (await q.headsDepartment(db, id)) throw conflict('ERROR_USER_DEPARTMENT_HEAD');
+    if (await q.headsCompany(db, id)) throw conflict('ERROR_USER_COMPANY_HEAD');
+    if (!caller.isAdmin) {
+      const held = await q.findRolesWithAuthorities(db, await q.roleIdsOf(db, id), user.tenantId);
+      if (held.some((role) => !withinAuthorities(role.authorities, caller.authorities))) {
+        throw forbidden('ERROR_USER_ROLE_NOT_ALLOWED');
+      }
+    }
+    await db.transaction((tx) => q.archiveUser(tx, id));
+    auth.evictUser(id);
+    return { ok: true as const };
+  }
+
+  return {
+    currentUserProfile,
+    list,
+    get,
+    register,
+    update,
+    archive,
+    /** GET /api/user/checkEmailExist/{email}: every user counts, archived ones too (the address stays taken). */
+    checkEmailExist: (email: string) => q.emailTaken(db, email),
+    /** GET /api/user/getActiveUsers/{flag}: true = signed in now, false = every user not archived. */
+    activeUsers: (caller: RequestAuth, signedIn: boolean) =>
+      usersWhere(
+        signedIn ? and(q.activeIn(readTenant(caller)), q.signedInNow(Date.now())) : q.activeIn(readTenant(caller)),
+      ),
+    /** GET /api/user/getSubordinates: users of the departments the caller heads and below (all for admins and the company head). */
+    async subordinates(caller: RequestAuth): Promise<User[]> {
+      const manageable = await manageableDepartmentIds(db, caller);
+      const scope = q.activeIn(readTenant(caller));
+      return usersWhere(
+        and(scope, q.notUser(caller.userId), manageable === 'all' ? undefined : q.inDepartments([...manageable])),
+      );
+    },
+    /** GET /api/user/find-by-company/{id}: admins any company (within X-Tenant-Id when sent); others only their own. */
+    async findByCompany(caller: RequestAuth, companyId: number): Promise<User[]> {
+      const company = await q.findCompany(db, companyId);
+      const tenant = readTenant(caller);
+      if (!company || (tenant !== null && company.tenantId !== tenant)) throw notFound('ERROR_COMPANY_NOT_EXIST');
+      return usersWhere(q.ofCompany(company.id));
+    },
+  };
 }

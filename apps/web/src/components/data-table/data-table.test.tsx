@@ -162,3 +162,63 @@ describe('DataTable, server side', () => {
     expect(firstCells()[0]).toBe('Server 4-1');
   });
 });
+
+function SelectableTable({ rows, onChange }: { rows: Person[]; onChange: (ids: (string | number)[]) => void }) {
+  const [selected, setSelected] = useState<(string | number)[]>([]);
+  return (
+    <DataTable
+      label="People"
+      columns={columns}
+      rows={rows}
+      rowKey={(row) => row.id}
+      selection={{
+        selectable: (row) => row.age >= 18,
+        selected,
+        onChange: (ids) => {
+          onChange(ids);
+          setSelected(ids);
+        },
+        selectAllLabel: 'Select all',
+        rowLabel: (row) => `Select ${row.name}`,
+      }}
+    />
+  );
+}
+
+describe('DataTable, row selection', () => {
+  const rows: Person[] = [
+    { id: 1, name: 'Adult One', age: 30 },
+    { id: 2, name: 'Child', age: 9 },
+    { id: 3, name: 'Adult Two', age: 40 },
+  ];
+
+  it('shows checkboxes only on selectable rows and selects them one by one', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    renderWithProviders(<SelectableTable rows={rows} onChange={onChange} />);
+    expect(screen.getByRole('checkbox', { name: 'Select Adult One' })).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: 'Select Child' })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Adult Two' }));
+    expect(onChange).toHaveBeenLastCalledWith([3]);
+    expect((screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement).checked).toBe(false);
+    await user.click(screen.getByRole('checkbox', { name: 'Select Adult Two' }));
+    expect(onChange).toHaveBeenLastCalledWith([]);
+  });
+
+  it('selects and clears every selectable row with the select-all toggle', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    renderWithProviders(<SelectableTable rows={rows} onChange={onChange} />);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    expect(onChange).toHaveBeenLastCalledWith([1, 3]);
+    expect((screen.getByRole('checkbox', { name: 'Select Adult One' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    expect(onChange).toHaveBeenLastCalledWith([]);
+  });
+
+  it('disables the toggle when no row is selectable', () => {
+    renderWithProviders(<SelectableTable rows={[rows[1]!]} onChange={vi.fn()} />);
+    expect((screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement).disabled).toBe(true);
+  });
+});

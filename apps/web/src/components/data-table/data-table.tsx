@@ -1,4 +1,4 @@
-import { Group, Pagination, Table, Text, UnstyledButton } from '@mantine/core';
+import { Checkbox, Group, Pagination, Table, Text, UnstyledButton } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { type CSSProperties, type ReactNode, useState } from 'react';
@@ -20,6 +20,22 @@ export interface Column<T> {
   align?: 'left' | 'center' | 'right';
 }
 
+export type RowId = string | number;
+
+/**
+ * Optional row selection: a checkbox on each row the predicate allows, and a select-all toggle in
+ * the header for those rows (all of them in client mode, the current page in server mode). The
+ * caller holds the selected ids.
+ */
+export interface RowSelection<T> {
+  selectable: (row: T) => boolean;
+  selected: readonly RowId[];
+  onChange: (ids: RowId[]) => void;
+  /** Accessible names: the header toggle, and one row's checkbox. */
+  selectAllLabel: string;
+  rowLabel: (row: T) => string;
+}
+
 interface CommonProps<T> {
   columns: readonly Column<T>[];
   rows: readonly T[];
@@ -31,6 +47,7 @@ interface CommonProps<T> {
   loading?: boolean;
   pageSize?: number;
   onRowClick?: (row: T) => void;
+  selection?: RowSelection<T>;
 }
 
 /** The whole list is in memory: the table sorts and pages it. */
@@ -108,6 +125,24 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
   };
 
+  const { selection } = props;
+  const selectedIds = new Set(selection?.selected ?? []);
+  const selectableIds = selection ? props.rows.filter(selection.selectable).map(rowKey) : [];
+  const allSelected = selectableIds.length > 0 && selectableIds.every((id) => selectedIds.has(id));
+  const someSelected = selectableIds.some((id) => selectedIds.has(id));
+  const toggleAll = () => {
+    if (!selection) return;
+    const rest = selection.selected.filter((id) => !selectableIds.includes(id));
+    selection.onChange(allSelected ? rest : [...rest, ...selectableIds]);
+  };
+  const toggleRow = (id: RowId) => {
+    if (!selection) return;
+    selection.onChange(
+      selectedIds.has(id) ? selection.selected.filter((other) => other !== id) : [...selection.selected, id],
+    );
+  };
+  const columnCount = columns.length + (selection ? 1 : 0);
+
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
 
@@ -117,6 +152,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
         <Table highlightOnHover={Boolean(onRowClick)} verticalSpacing="sm" aria-label={label} aria-busy={loading}>
           <Table.Thead>
             <Table.Tr>
+              {selection && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={selection.selectAllLabel}
+                    checked={allSelected}
+                    indeterminate={someSelected && !allSelected}
+                    disabled={selectableIds.length === 0}
+                    onChange={toggleAll}
+                  />
+                </Table.Th>
+              )}
               {columns.map((column) => {
                 const direction = sort?.key === column.key ? sort.direction : null;
                 return (
@@ -152,7 +198,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <Table.Tbody>
             {visible.length === 0 ? (
               <Table.Tr>
-                <Table.Td colSpan={columns.length} ta="center" c="dimmed" py="xl">
+                <Table.Td colSpan={columnCount} ta="center" c="dimmed" py="xl">
                   {loading ? t('table.loading') : (emptyText ?? t('table.empty'))}
                 </Table.Td>
               </Table.Tr>
@@ -163,6 +209,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   onClick={onRowClick ? () => onRowClick(row) : undefined}
                   style={onRowClick ? { cursor: 'pointer' } : undefined}
                 >
+                  {selection && (
+                    <Table.Td w={40} onClick={(event) => event.stopPropagation()}>
+                      {selection.selectable(row) && (
+                        <Checkbox
+                          aria-label={selection.rowLabel(row)}
+                          checked={selectedIds.has(rowKey(row))}
+                          onChange={() => toggleRow(rowKey(row))}
+                        />
+                      )}
+                    </Table.Td>
+                  )}
                   {columns.map((column) => (
                     <Table.Td key={column.key} ta={column.align}>
                       {cellContent(column, row)}

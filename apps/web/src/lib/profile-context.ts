@@ -1,5 +1,6 @@
 import type { CurrentUserProfile } from '@opsdeck/contract/auth';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useMemo } from 'react';
+import { toViewer, type Viewer } from './authorities';
 
 /**
  * The route guard provides the loaded profile to everything it renders, so pages under it never
@@ -12,4 +13,10 @@ export function useProfile(): CurrentUserProfile {
   const profile = useContext(ProfileContext);
   if (!profile) throw new Error('useProfile needs the route guard above it, with a signed-in user');
   return profile;
+}
+
+/** The signed-in user as the authority checks see it (lib/authorities.ts). */
+export function useViewer(): Viewer {
+  const profile = useProfile();
+  return useMemo(() => toViewer(profile), [profile]);
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "users_tenant_full_name_idx" ON "users" USING btree ("tenant_id",lower("first_name" || ' ' || "last_name"),"id") WHERE "users"."archived" = false;--> statement-breakpoint
+CREATE INDEX "users_full_name_idx" ON "users" USING btree (lower("first_name" || ' ' || "last_name"),"id") WHERE "users"."archived" = false;

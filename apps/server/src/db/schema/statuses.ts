@@ -1,0 +1,56 @@
+import { boolean, customType, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns';
+import { departments } from './departments';
+
+/** Uploaded files live in the database, never at a path built from user input (ARCHITECTURE.md, Data). */
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** A work status of a department (spec section 3); tasks hang off statuses. */
+export const statuses = pgTable(
+  'statuses',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id').notNull(),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    /** Whole minutes, 0 to 60; 0 means no threshold. */
+    threshold: integer('threshold').notNull().default(0),
+    color: text('color').notNull().default('#000000'),
+    icon: bytea('icon').notNull(),
+    fileName: text('file_name').notNull(),
+    trackIdle: boolean('track_idle').notNull().default(false),
+    /** Built-in statuses the agents rely on are shown but cannot be edited or deleted. */
+    editable: boolean('editable').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('statuses_tenant_id_idx').on(table.tenantId),
+    index('statuses_department_id_idx').on(table.departmentId),
+  ],
+);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id').notNull(),
+    name: text('name').notNull(),
+    statusId: integer('status_id')
+      .notNull()
+      .references(() => statuses.id, { onDelete: 'restrict' }),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('tasks_tenant_id_idx').on(table.tenantId),
+    index('tasks_status_id_idx').on(table.statusId),
+    index('tasks_department_id_idx').on(table.departmentId),
+  ],
+);

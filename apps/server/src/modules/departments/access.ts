@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, selectRows } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+
+/**
+ * The departments whose statuses and tasks a user may change (spec section 6): those they head
+ * and every descendant. Admins and the company head (the company's main admin, spec section 1)
+ * may change every department of the tenant: 'all'.
+ */
+export async function manageableDepartmentIds(
+  db: Executor,
+  auth: Pick<RequestAuth, 'userId' | 'isAdmin' | 'tenantId'>,
+): Promise<'all' | Set<number>> {
+  if (auth.isAdmin) return 'all';
+  if (auth.tenantId === null) return new Set();
+  const rows = await selectRows<{ id: number; company_head: boolean }>(
+    db,
+    sql`
+    with recursive headed as (
+      select d.id from departments d
+      where d.tenant_id = ${auth.tenantId} and d.head_id = ${auth.userId} and not d.archived
+      union
+      select child.id from departments child join headed on child.parent_id = headed.id
+      where not child.archived
+    )
+    select id, false as company_head from headed
+    union all
+    select 0 as id, true as company_head from companies
+    where tenant_id = ${auth.tenantId} and head_id = ${auth.userId}
+  `,
+  );
+  if (rows.some((row) => row.company_head)) return 'all';
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
+export function canManage(manageable: 'all' | Set<number>, departmentId: number) {
+  return manageable === 'all' || manageable.has(departmentId);
+}

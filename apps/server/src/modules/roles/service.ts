@@ -1,0 +1,169 @@
+import { AUTHORITY_KEYS, type Authority } from '@opsdeck/contract/authorities';
+import type { AuthorityItem, CreateRole, Role, UpdateRole } from '@opsdeck/contract/roles';
+import type { Db } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import { conflict, forbidden, notFound } from '../../platform/errors';
+import { readTenant, writeTenant } from '../../platform/tenancy';
+import type { AuthService } from '../auth/service';
+import * as q from './queries';
+
+/** The checklist's order: the contract's (tabs, then actions, then levels), not alphabetical. */
+const ORDER = new Map<string, number>(AUTHORITY_KEYS.map((key, index) => [key, index]));
+const byContractOrder = (a: { key: string }, b: { key: string }) =>
+  (ORDER.get(a.key) ?? Number.MAX_SAFE_INTEGER) - (ORDER.get(b.key) ?? Number.MAX_SAFE_INTEGER);
+
+const toItem = (row: { key: string; title: string }): AuthorityItem => ({
+  id: row.key,
+  key: row.key,
+  title: row.title,
+});
+
+/**
+ * What a caller may put in a role. Admins: every authority. Anyone else: only what they hold
+ * themselves, and never ADMIN_ACCESS_LEVEL, so no one can make a role stronger than their own.
+ */
+export function grantable(caller: RequestAuth): (key: string) => boolean {
+  if (caller.isAdmin) return () => true;
+  return (key) => key !== 'ADMIN_ACCESS_LEVEL' && caller.authorities.has(key as Authority);
+}
+
+const unique = <T>(values: readonly T[]) => [...new Set(values)];
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error as { code?: unknown; cause?: unknown } | undefined; current; ) {
+    if (current.code === '23505') return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
+export type RolesService = ReturnType<typeof createRolesService>;
+
+export function createRolesService(deps: { db: Db; auth: AuthService }) {
+  const { db, auth } = deps;
+
+  async function withAuthorities(rows: q.RoleRow[]): Promise<Role[]> {
+    const held = await q.listRoleAuthorities(
+      db,
+      rows.map((row) => row.id),
+    );
+    const byRole = new Map<number, AuthorityItem[]>();
+    for (const row of held.sort(byContractOrder)) {
+      const list = byRole.get(row.roleId) ?? [];
+      list.push(toItem(row));
+      byRole.set(row.roleId, list);
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      isProtected: row.isProtected,
+      tenantId: row.tenantId,
+      companyName: row.companyName,
+      authorities: byRole.get(row.id) ?? [],
+    }));
+  }
+
+  async function requireRole(caller: RequestAuth, id: number) {
+    const row = await q.findRole(db, id, readTenant(caller));
+    if (!row) throw notFound('ERROR_ROLE_NOT_EXIST');
+    return row;
+  }
+
+  /** A company user may not add an authority they could not grant (escalation): 403. */
+  function checkGrant(caller: RequestAuth, added: readonly string[]) {
+    const may = grantable(caller);
+    if (added.some((key) => !may(key))) throw forbidden('ERROR_FORBIDDEN');
+  }
+
+  async function checkName(tenantId: string | null, name: string, exceptId?: number) {
+    if (await q.roleNameTaken(db, tenantId, name, exceptId)) {
+      throw conflict('ERROR_ROLE_NAME_DUPLICATE', { name: 'ERROR_ROLE_NAME_DUPLICATE' });
+    }
+  }
+
+  /** The unique index catches two concurrent saves of one name that both passed checkName. */
+  async function guardDuplicate<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('ERROR_ROLE_NAME_DUPLICATE', { name: 'ERROR_ROLE_NAME_DUPLICATE' });
+      throw error;
+    }
+  }
+
+  return {
+    /** The checklist of the role forms: what the caller may grant. */
+    async authorities(caller: RequestAuth): Promise<AuthorityItem[]> {
+      const may = grantable(caller);
+      return (await q.listAuthorities(db))
+        .filter((row) => may(row.key))
+        .sort(byContractOrder)
+        .map(toItem);
+    },
+
+    async listActive(caller: RequestAuth): Promise<Role[]> {
+      return withAuthorities(await q.listActiveRoles(db, readTenant(caller)));
+    },
+
+    async get(caller: RequestAuth, id: number): Promise<Role> {
+      const [role] = await withAuthorities([await requireRole(caller, id)]);
+      return role!;
+    },
+
+    /** A role always belongs to a company: admins name it with X-Tenant-Id (ERROR_COMPANY_REQUIRED otherwise). */
+    async create(caller: RequestAuth, body: CreateRole): Promise<Role> {
+      const tenantId = writeTenant(caller);
+      const name = body.name.trim();
+      const keys = unique(body.authorityNames);
+      checkGrant(caller, keys);
+      await checkName(tenantId, name);
+      const id = await guardDuplicate(() =>
+        db.transaction(async (tx) => {
+          const roleId = await q.insertRole(tx, tenantId, name);
+          await q.replaceRoleAuthorities(tx, roleId, keys);
+          return roleId;
+        }),
+      );
+      return this.get(caller, id);
+    },
+
+    /**
+     * Renames a role and sets its authorities to `newAuthorityName`. Built-in roles are read-only
+     * (ERROR_ROLE_PROTECTED): their authorities come from the contract and the server re-applies
+     * them, so an edit would not last. Authorities the caller cannot grant may stay on the role,
+     * or be removed, but not be added.
+     */
+    async update(caller: RequestAuth, id: number, body: UpdateRole): Promise<Role> {
+      const role = await requireRole(caller, id);
+      if (role.isProtected || role.builtIn !== null) throw conflict('ERROR_ROLE_PROTECTED');
+      const name = body.name.trim();
+      const keys = unique(body.newAuthorityName);
+      const current = new Set((await q.listRoleAuthorities(db, [id])).map((row) => row.key));
+      checkGrant(
+        caller,
+        keys.filter((key) => !current.has(key)),
+      );
+      await checkName(role.tenantId, name, id);
+      await guardDuplicate(() =>
+        db.transaction(async (tx) => {
+          await q.renameRole(tx, id, name);
+          await q.replaceRoleAuthorities(tx, id, keys);
+        }),
+      );
+      // Sessions cache authorities for a few seconds: drop them so holders see the change at once.
+      auth.evictAll();
+      return this.get(caller, id);
+    },
+
+    /** Hard delete (spec section 4). Protected roles and roles active users hold are refused (409). */
+    async remove(caller: RequestAuth, id: number): Promise<void> {
+      const role = await requireRole(caller, id);
+      if (role.isProtected) throw conflict('ERROR_GENERAL_PROTECTED');
+      await db.transaction(async (tx) => {
+        if ((await q.countActiveHolders(tx, id)) > 0) throw conflict('ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER');
+        await q.deleteRole(tx, id);
+      });
+      auth.evictAll();
+    },
+  };
+}

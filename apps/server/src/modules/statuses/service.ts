@@ -1,0 +1,139 @@
+import type { SaveStatus, Status } from '@opsdeck/contract/statuses';
+import { statusIconProblem } from '@opsdeck/contract/statuses';
+import type { Db } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import { decodeDataUrl, pngDataUrl, pngInfo } from '../../platform/png';
+import { readTenant, writeTenant } from '../../platform/tenancy';
+import type { AuthService } from '../auth/service';
+import { canManage, manageableDepartmentIds } from '../departments/access';
+import * as q from './queries';
+
+function toStatus(row: q.StatusRow): Status {
+  return {
+    id: row.id,
+    name: row.name,
+    department: { id: row.departmentId, name: row.departmentName },
+    departmentId: row.departmentId,
+    threshold: row.threshold,
+    color: row.color,
+    icon: pngDataUrl(row.icon),
+    fileName: row.fileName,
+    trackIdle: row.trackIdle,
+    editable: row.editable,
+    tenantId: row.tenantId,
+  };
+}
+
+/**
+ * The icon of a request, checked from its decoded bytes (spec sections 5 and 9): never from the
+ * file name or the declared MIME type. Null when the request carries none (an update keeps the
+ * stored icon, spec: "a file with no size is accepted without checking").
+ */
+function readIcon(icon: string | null | undefined): Buffer | null {
+  if (!icon?.trim()) return null;
+  const bytes = decodeDataUrl(icon.trim());
+  if (!bytes) throw badRequest('ERROR_STATUS_ICON_UNSUPPORTED', { icon: 'ERROR_STATUS_ICON_UNSUPPORTED' });
+  if (bytes.length === 0) return null;
+  const problem = statusIconProblem({ byteLength: bytes.length, png: pngInfo(bytes) });
+  if (problem) throw badRequest(problem, { icon: problem });
+  return bytes;
+}
+
+/** A safe display name for the stored file: the given one without any path, else 'icon.png'. */
+function iconFileName(fileName: string | null | undefined) {
+  const base = (fileName ?? '').split(/[\\/]/).pop()?.trim() ?? '';
+  return base || 'icon.png';
+}
+
+/** A foreign-key violation: a task arrived between the in-use check and the delete. */
+function isForeignKeyViolation(error: unknown): boolean {
+  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23503') return true;
+  }
+  return false;
+}
+
+export type StatusesService = ReturnType<typeof createStatusesService>;
+
+export function createStatusesService(deps: { db: Db; auth: AuthService }) {
+  const { db } = deps;
+
+  async function load(auth: RequestAuth, id: number) {
+    const row = await q.findStatus(db, readTenant(auth), id);
+    if (!row) throw notFound('ERROR_STATUS_NOT_EXIST');
+    return row;
+  }
+
+  async function requireDepartment(tenantId: string, departmentId: number) {
+    const department = await q.findDepartment(db, tenantId, departmentId);
+    if (!department) throw badRequest('ERROR_DEPARTMENT_NOT_EXIST', { departmentId: 'ERROR_DEPARTMENT_NOT_EXIST' });
+  }
+
+  /** Spec section 6: statuses change only in departments the user heads, and below them. */
+  async function requireManageable(auth: RequestAuth, ...departmentIds: number[]) {
+    const manageable = await manageableDepartmentIds(db, auth);
+    if (!departmentIds.every((id) => canManage(manageable, id))) throw forbidden('ERROR_STATUS_INACCESSIBLE');
+  }
+
+  return {
+    /** Every status of the tenant; an admin with no X-Tenant-Id reads every company's. */
+    async list(auth: RequestAuth): Promise<Status[]> {
+      return (await q.listStatuses(db, readTenant(auth))).map(toStatus);
+    },
+
+    async get(auth: RequestAuth, id: number): Promise<Status> {
+      return toStatus(await load(auth, id));
+    },
+
+    async create(auth: RequestAuth, body: SaveStatus): Promise<Status> {
+      const tenantId = writeTenant(auth);
+      const icon = readIcon(body.icon);
+      if (!icon) throw badRequest('ERROR_STATUS_ICON_REQUIRED', { icon: 'ERROR_STATUS_ICON_REQUIRED' });
+      await requireDepartment(tenantId, body.departmentId);
+      await requireManageable(auth, body.departmentId);
+      const id = await q.insertStatus(db, tenantId, {
+        name: body.name,
+        departmentId: body.departmentId,
+        threshold: body.threshold,
+        color: body.color.toLowerCase(),
+        trackIdle: body.trackIdle,
+        icon,
+        fileName: iconFileName(body.fileName),
+      });
+      return toStatus((await q.findStatus(db, tenantId, id))!);
+    },
+
+    async update(auth: RequestAuth, id: number, body: SaveStatus): Promise<Status> {
+      const current = await load(auth, id);
+      const tenantId = current.tenantId;
+      if (!current.editable) throw forbidden('ERROR_STATUS_INACCESSIBLE');
+      await requireManageable(auth, current.departmentId);
+      const icon = readIcon(body.icon);
+      await requireDepartment(tenantId, body.departmentId);
+      await requireManageable(auth, body.departmentId);
+      await q.updateStatus(db, tenantId, id, {
+        name: body.name,
+        departmentId: body.departmentId,
+        threshold: body.threshold,
+        color: body.color.toLowerCase(),
+        trackIdle: body.trackIdle,
+        ...(icon ? { icon, fileName: iconFileName(body.fileName) } : {}),
+      });
+      return toStatus((await q.findStatus(db, tenantId, id))!);
+    },
+
+    async remove(auth: RequestAuth, id: number): Promise<void> {
+      const current = await load(auth, id);
+      if (!current.editable) throw forbidden('ERROR_STATUS_INACCESSIBLE');
+      await requireManageable(auth, current.departmentId);
+      if ((await q.countTasksOfStatus(db, id)) > 0) throw conflict('ERROR_STATUS_DELETE');
+      try {
+        await q.deleteStatus(db, current.tenantId, id);
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw conflict('ERROR_STATUS_DELETE');
+        throw error;
+      }
+    },
+  };
+}

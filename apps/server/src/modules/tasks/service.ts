@@ -1,0 +1,80 @@
+import type { SaveTask, Task } from '@opsdeck/contract/tasks';
+import type { Db } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import { badRequest, forbidden, notFound } from '../../platform/errors';
+import { readTenant, writeTenant } from '../../platform/tenancy';
+import type { AuthService } from '../auth/service';
+import { canManage, manageableDepartmentIds } from '../departments/access';
+import * as q from './queries';
+
+function toTask(row: q.TaskRow): Task {
+  return {
+    id: row.id,
+    name: row.name,
+    status: { id: row.statusId, name: row.statusName },
+    department: { id: row.departmentId, name: row.departmentName },
+    tenantId: row.tenantId,
+  };
+}
+
+export type TasksService = ReturnType<typeof createTasksService>;
+
+export function createTasksService(deps: { db: Db; auth: AuthService }) {
+  const { db } = deps;
+
+  async function load(auth: RequestAuth, id: number) {
+    const row = await q.findTask(db, readTenant(auth), id);
+    if (!row) throw notFound('ERROR_TASK_NOT_EXIST');
+    return row;
+  }
+
+  /** The status and the department named in the body must be the tenant's (else as if not there). */
+  async function requireReferences(tenantId: string, body: SaveTask) {
+    const fields: Record<string, 'ERROR_STATUS_NOT_EXIST' | 'ERROR_DEPARTMENT_NOT_EXIST'> = {};
+    if (!(await q.statusExists(db, tenantId, body.statusId))) fields.statusId = 'ERROR_STATUS_NOT_EXIST';
+    if (!(await q.departmentExists(db, tenantId, body.departmentId)))
+      fields.departmentId = 'ERROR_DEPARTMENT_NOT_EXIST';
+    const first = Object.values(fields)[0];
+    if (first) throw badRequest(first, fields);
+  }
+
+  /** Spec section 6: tasks change only in departments the user heads, and below them. */
+  async function requireManageable(auth: RequestAuth, ...departmentIds: number[]) {
+    const manageable = await manageableDepartmentIds(db, auth);
+    if (!departmentIds.every((id) => canManage(manageable, id))) throw forbidden('ERROR_TASK_INACCESSIBLE');
+  }
+
+  return {
+    /** Every task of the tenant; an admin with no X-Tenant-Id reads every company's. */
+    async list(auth: RequestAuth): Promise<Task[]> {
+      return (await q.listTasks(db, readTenant(auth))).map(toTask);
+    },
+
+    async get(auth: RequestAuth, id: number): Promise<Task> {
+      return toTask(await load(auth, id));
+    },
+
+    async create(auth: RequestAuth, body: SaveTask): Promise<Task> {
+      const tenantId = writeTenant(auth);
+      await requireReferences(tenantId, body);
+      await requireManageable(auth, body.departmentId);
+      const id = await q.insertTask(db, tenantId, body);
+      return toTask((await q.findTask(db, tenantId, id))!);
+    },
+
+    async update(auth: RequestAuth, id: number, body: SaveTask): Promise<Task> {
+      const current = await load(auth, id);
+      await requireManageable(auth, current.departmentId);
+      await requireReferences(current.tenantId, body);
+      await requireManageable(auth, body.departmentId);
+      await q.updateTask(db, current.tenantId, id, body);
+      return toTask((await q.findTask(db, current.tenantId, id))!);
+    },
+
+    async remove(auth: RequestAuth, id: number): Promise<void> {
+      const current = await load(auth, id);
+      await requireManageable(auth, current.departmentId);
+      await q.deleteTask(db, current.tenantId, id);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { List, Stack, Text } from '@mantine/core';
+import { LIMITS } from '@opsdeck/contract/limits';
+import type { Schedule } from '@opsdeck/contract/schedules';
+import { useTranslation } from 'react-i18next';
+import { ConfirmModal } from '../../components/confirm-modal';
+import { Truncate } from '../../components/truncate';
+import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
+import { notifySuccess } from '../../lib/notify';
+import { useArchiveSchedules } from './api';
+import { fullName } from './schedule-format';
+
+/** The names the selection touches, once each, and the dates it covers (spec section 2). */
+export function deleteSummary(schedules: readonly Schedule[]) {
+  const names = [...new Set(schedules.map(fullName))].sort((a, b) => a.localeCompare(b));
+  const starts = schedules.map((schedule) => schedule.scheduleStart);
+  return { names, from: Math.min(...starts), to: Math.max(...starts) };
+}
+
+/** Delete mode's dialog: lists the affected users and the covered range, then archives. */
+export function DeleteSchedulesModal({
+  schedules,
+  onClose,
+  onDone,
+}: {
+  schedules: Schedule[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation();
+  const archive = useArchiveSchedules();
+  const summary = deleteSummary(schedules);
+
+  const confirm = async () => {
+    await archive.mutateAsync(schedules.map((schedule) => schedule.id));
+    notifySuccess(t('schedules.deleted', { count: schedules.length }));
+    onDone();
+  };
+
+  return (
+    <ConfirmModal
+      opened
+      onClose={onClose}
+      title={t('schedules.deleteTitle')}
+      onConfirm={confirm}
+      confirmLabel={t('schedules.deleteConfirm')}
+      danger
+    >
+      <Stack gap="xs">
+        <Text size="sm">{t('schedules.deleteIntro', { count: schedules.length })}</Text>
+        <List size="sm" aria-label={t('schedules.users')}>
+          {summary.names.map((name) => (
+            <List.Item key={name}>
+              <Truncate text={name} max={LIMITS.truncate.modalName} />
+            </List.Item>
+          ))}
+        </List>
+        <Text size="sm" fw={500}>
+          {t('schedules.deleteRange', {
+            from: formatEpoch(summary.from, DATE_FORMATS.scheduleDate),
+            to: formatEpoch(summary.to, DATE_FORMATS.scheduleDate),
+          })}
+        </Text>
+      </Stack>
+    </ConfirmModal>
+  );
+}

@@ -1,0 +1,172 @@
+import { ActionIcon, Affix, Alert, Button, Group, Menu, Paper, Stack, Text, Title } from '@mantine/core';
+import { isDeletable, isUpdatable, type Schedule } from '@opsdeck/contract/schedules';
+import { IconAlertTriangle, IconPencil, IconPlus, IconSettings, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Column, DataTable, type RowId } from '../../components/data-table/data-table';
+import { presetRange } from '../../components/search-bar/date-range';
+import { SearchBar, type SearchValue } from '../../components/search-bar/search-bar';
+import { holds } from '../../lib/authorities';
+import { useViewer } from '../../lib/profile-context';
+import { type ScheduleFilter, schedulesQueryOptions } from './api';
+import { CreateSchedulesModal } from './create-schedules-modal';
+import { DeleteSchedulesModal } from './delete-schedules-modal';
+import { fullName, scheduleDate, scheduleShift } from './schedule-format';
+import { UpdateSchedulesModal } from './update-schedules-modal';
+
+type Mode = 'update' | 'delete';
+
+/**
+ * Spec section 2, Schedules: user, date and shift, filtered by user name and date range (today at
+ * first); Update and Delete modes select rows past their lock; a create dialog.
+ */
+export function SchedulesPage() {
+  const { t } = useTranslation();
+  const viewer = useViewer();
+  const canCreate = holds(viewer, 'CREATE_SCHEDULE');
+  const modes = (['update', 'delete'] as const).filter((mode) =>
+    holds(viewer, mode === 'update' ? 'EDIT_SCHEDULE' : 'DELETE_SCHEDULE'),
+  );
+  const [filter, setFilter] = useState<ScheduleFilter>(() => ({ ...presetRange('today'), userName: '' }));
+  const schedules = useQuery(schedulesQueryOptions(filter));
+  const rows = schedules.data ?? [];
+  const [mode, setMode] = useState<Mode | null>(null);
+  const [selected, setSelected] = useState<RowId[]>([]);
+  const [warning, setWarning] = useState(false);
+  const [dialog, setDialog] = useState<Mode | 'create' | null>(null);
+  // The dialog keeps the rows it opened with while the list refreshes under it.
+  const [dialogRows, setDialogRows] = useState<Schedule[]>([]);
+
+  const now = Date.now();
+  const selectable = (row: Schedule) => (mode === 'update' ? isUpdatable(row, now) : isDeletable(row, now));
+  const chosen = rows.filter((row) => selected.includes(row.id) && selectable(row));
+
+  const enterMode = (next: Mode) => {
+    setMode(next);
+    setSelected([]);
+    setWarning(false);
+  };
+  const leaveMode = () => {
+    setMode(null);
+    setSelected([]);
+    setWarning(false);
+    setDialog(null);
+  };
+  const act = () => {
+    if (chosen.length === 0) setWarning(true);
+    else {
+      setDialogRows(chosen);
+      setDialog(mode);
+    }
+  };
+  const search = (value: SearchValue) => setFilter({ from: value.from, to: value.to, userName: value.text });
+
+  const columns: Column<Schedule>[] = [
+    { key: 'user', header: t('schedules.user'), value: fullName, sortable: true },
+    {
+      key: 'date',
+      header: t('schedules.date'),
+      value: (row) => row.scheduleStart,
+      render: scheduleDate,
+      sortable: true,
+    },
+    { key: 'shift', header: t('schedules.shift'), value: scheduleShift, truncate: false },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="center" wrap="wrap" gap="md">
+        <Title order={1} fz={26}>
+          {t('schedules.title')}
+        </Title>
+        {modes.length > 0 && (
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <ActionIcon variant="default" size="lg" aria-label={t('schedules.settings')}>
+                <IconSettings size={18} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {modes.map((item) => (
+                <Menu.Item
+                  key={item}
+                  leftSection={item === 'update' ? <IconPencil size={16} /> : <IconTrash size={16} />}
+                  onClick={() => enterMode(item)}
+                >
+                  {t(item === 'update' ? 'schedules.updateMode' : 'schedules.deleteMode')}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        )}
+      </Group>
+
+      <SearchBar onChange={search} initialPreset="today" placeholder={t('schedules.searchPlaceholder')} />
+
+      {mode && (
+        <Paper withBorder p="sm" radius="md" role="region" aria-label={t(`schedules.${mode}Mode`)}>
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Stack gap={2}>
+              <Text size="sm">{t(mode === 'update' ? 'schedules.updateHint' : 'schedules.deleteHint')}</Text>
+              <Text size="xs" c="dimmed">
+                {t('schedules.selectedCount', { count: chosen.length })}
+              </Text>
+            </Stack>
+            <Group gap="sm">
+              <Button variant="default" onClick={leaveMode}>
+                {t('schedules.cancel')}
+              </Button>
+              <Button color={mode === 'delete' ? 'red' : undefined} onClick={act}>
+                {t(mode === 'update' ? 'schedules.updateSelected' : 'schedules.deleteSelected')}
+              </Button>
+            </Group>
+          </Group>
+          {warning && chosen.length === 0 && (
+            <Alert mt="sm" color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
+              {t('schedules.nothingSelected')}
+            </Alert>
+          )}
+        </Paper>
+      )}
+
+      <DataTable
+        label={t('schedules.tableLabel')}
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.id}
+        loading={schedules.isPending}
+        emptyText={t('schedules.empty')}
+        selection={
+          mode
+            ? {
+                selectable,
+                selected,
+                onChange: (ids) => {
+                  setSelected(ids);
+                  setWarning(false);
+                },
+                selectAllLabel: t('schedules.selectAll'),
+                rowLabel: (row) => t('schedules.selectRow', { name: fullName(row), date: scheduleDate(row) }),
+              }
+            : undefined
+        }
+      />
+
+      {canCreate && (
+        <Affix position={{ bottom: 32, right: 32 }}>
+          <ActionIcon size={56} radius="xl" aria-label={t('schedules.create')} onClick={() => setDialog('create')}>
+            <IconPlus size={26} />
+          </ActionIcon>
+        </Affix>
+      )}
+      {dialog === 'create' && <CreateSchedulesModal opened onClose={() => setDialog(null)} />}
+      {dialog === 'update' && (
+        <UpdateSchedulesModal schedules={dialogRows} onClose={() => setDialog(null)} onDone={leaveMode} />
+      )}
+      {dialog === 'delete' && (
+        <DeleteSchedulesModal schedules={dialogRows} onClose={() => setDialog(null)} onDone={leaveMode} />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,252 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Select, Text, TextInput } from '@mantine/core';
+import type { Department } from '@opsdeck/contract/departments';
+import { LIMITS } from '@opsdeck/contract/limits';
+import { STATUS_LIMITS, type Status } from '@opsdeck/contract/statuses';
+import { IconPhoto } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { CompanySelect } from '../../components/company-select';
+import { FormModal } from '../../components/form-modal';
+import { isApiError } from '../../lib/api-client';
+import { isAdmin } from '../../lib/authorities';
+import { errorText } from '../../lib/i18n';
+import { notifyDone, notifyError, notifyErrorKey } from '../../lib/notify';
+import { useProfile, useViewer } from '../../lib/profile-context';
+import { useTenantId } from '../../lib/session';
+import { truncateText } from '../../lib/truncate';
+import { manageableDepartmentsQueryOptions, useCreateStatus, useUpdateStatus } from './api';
+import {
+  emptyStatusForm,
+  readIconFile,
+  type StatusFormOutput,
+  type StatusFormValues,
+  statusFormSchema,
+  statusToForm,
+  toSaveStatus,
+} from './status-form-schema';
+
+/** Update failures that close the dialog with a toast naming the status (spec section 8, Status). */
+const UPDATE_TOASTED = new Set(['ERROR_STATUS_INACCESSIBLE', 'ERROR_STATUS_NOT_EXIST']);
+
+interface StatusFormModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** The status to edit (loaded fresh); none to create one. */
+  status?: Status;
+}
+
+/** The departments to offer: those the user manages, plus the status's own (so an edit shows it). */
+export function departmentChoices(manageable: readonly Department[], current?: { id: number; name: string }) {
+  const list = manageable.map((department) => ({ id: department.id, name: department.name }));
+  if (current && !list.some((department) => department.id === current.id)) list.unshift(current);
+  return list;
+}
+
+/**
+ * Create and update dialogs (spec sections 2, 5, 8): name, department, threshold, colour, a png
+ * icon read into a data URL and checked here as the server will, and track idle.
+ */
+export function StatusFormModal({ opened, onClose, status }: StatusFormModalProps) {
+  const { t } = useTranslation();
+  const viewer = useViewer();
+  const profile = useProfile();
+  const admin = isAdmin(viewer);
+  const storedTenant = useTenantId();
+  const editing = status !== undefined;
+  const schema = useMemo(() => statusFormSchema({ creating: !editing, needsCompany: admin }), [editing, admin]);
+  const initial = useMemo(
+    () => (status ? statusToForm(status) : emptyStatusForm(admin ? storedTenant : profile.tenantId)),
+    [status, admin, storedTenant, profile.tenantId],
+  );
+  const form = useForm<StatusFormValues, unknown, StatusFormOutput>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    defaultValues: initial,
+  });
+  const { errors } = form.formState;
+  const [iconFile, setIconFile] = useState<File | null>(null);
+
+  useEffect(() => {
+    if (!opened) return;
+    form.reset(initial);
+    setIconFile(null);
+  }, [opened, initial, form]);
+
+  const company = form.watch('company');
+  const icon = form.watch('icon');
+  const tenant = admin ? (company ?? undefined) : undefined;
+  const ready = opened && (!admin || Boolean(company));
+  const departments = useQuery({ ...manageableDepartmentsQueryOptions(tenant), enabled: ready });
+  const choices = departmentChoices(departments.data ?? [], status?.department);
+
+  const create = useCreateStatus();
+  const update = useUpdateStatus();
+
+  const submit = async (values: StatusFormOutput) => {
+    const body = toSaveStatus(values);
+    if (!status) {
+      await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
+      notifyDone('added', body.name);
+      return;
+    }
+    try {
+      await update.mutateAsync({ id: status.id, body, tenant: status.tenantId });
+      notifyDone('updated', body.name);
+    } catch (error) {
+      // Field errors stay on the form; anything else closes the dialog with a toast.
+      if (isApiError(error) && Object.keys(error.fields).length > 0) throw error;
+      if (isApiError(error) && UPDATE_TOASTED.has(error.key)) notifyErrorKey(error.key, status.name);
+      else notifyError(error, status.name);
+    }
+  };
+
+  const chooseIcon = async (file: File | null) => {
+    setIconFile(file);
+    form.setValue('icon', file ? await readIconFile(file) : null, { shouldDirty: true });
+    await form.trigger('icon');
+  };
+
+  const preview = icon && !icon.problem ? icon.dataUrl : status?.icon;
+
+  return (
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title={
+        editing
+          ? t('statuses.editTitle', { name: truncateText(status.name, LIMITS.truncate.modalName) })
+          : t('statuses.createTitle')
+      }
+      form={form}
+      onSubmit={submit}
+      errorPlacement={{
+        keys: {
+          ERROR_GENERAL_NAME_REQUIRED: 'name',
+          ERROR_DEPARTMENT_NAME_REQUIRED: 'name',
+          ERROR_DEPARTMENT_NOT_EXIST: 'departmentId',
+          ERROR_COMPANY_REQUIRED: 'company',
+        },
+      }}
+    >
+      {admin && (
+        <Controller
+          control={form.control}
+          name="company"
+          render={({ field }) => (
+            <CompanySelect
+              value={field.value}
+              disabled={editing}
+              error={errors.company?.message}
+              onBlur={field.onBlur}
+              onChange={(tenantId) => {
+                field.onChange(tenantId);
+                form.setValue('departmentId', null);
+                form.clearErrors('departmentId');
+              }}
+            />
+          )}
+        />
+      )}
+      <TextInput
+        label={t('statuses.name')}
+        required
+        error={errorText(errors.name?.message)}
+        {...form.register('name')}
+      />
+      <Controller
+        control={form.control}
+        name="departmentId"
+        render={({ field }) => (
+          <Select
+            label={t('statuses.department')}
+            placeholder={t('statuses.departmentPlaceholder')}
+            required
+            searchable
+            disabled={!ready}
+            data={choices.map((department) => ({
+              value: String(department.id),
+              label: truncateText(department.name, LIMITS.truncate.dropdownName),
+            }))}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errorText(errors.departmentId?.message)}
+            nothingFoundMessage={t('table.empty')}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="threshold"
+        render={({ field }) => (
+          <NumberInput
+            label={t('statuses.threshold')}
+            description={t('statuses.thresholdHint')}
+            min={STATUS_LIMITS.thresholdMin}
+            max={STATUS_LIMITS.thresholdMax}
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errorText(errors.threshold?.message)}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="color"
+        render={({ field }) => (
+          <ColorInput
+            label={t('statuses.color')}
+            required
+            format="hex"
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errorText(errors.color?.message)}
+          />
+        )}
+      />
+      <Group align="flex-end" gap="sm" wrap="nowrap">
+        <FileInput
+          label={t('statuses.icon')}
+          description={editing ? t('statuses.iconKeepHint') : t('statuses.iconHint')}
+          placeholder={editing ? (status.fileName ?? t('statuses.iconPlaceholder')) : t('statuses.iconPlaceholder')}
+          required={!editing}
+          accept="image/png,.png"
+          clearable
+          leftSection={<IconPhoto size={16} aria-hidden="true" />}
+          value={iconFile}
+          onChange={(file) => void chooseIcon(file)}
+          error={errorText(errors.icon?.message)}
+          style={{ flex: 1 }}
+        />
+        {preview && (
+          <Image src={preview} alt={t('statuses.iconPreview')} w={32} h={32} fit="contain" mb={errors.icon ? 24 : 6} />
+        )}
+      </Group>
+      {editing && !iconFile && (
+        <Text size="xs" c="dimmed">
+          {t('statuses.currentIcon', { name: status.fileName })}
+        </Text>
+      )}
+      <Controller
+        control={form.control}
+        name="trackIdle"
+        render={({ field }) => (
+          <Checkbox
+            label={t('statuses.trackIdle')}
+            checked={field.value}
+            onChange={(event) => field.onChange(event.currentTarget.checked)}
+            onBlur={field.onBlur}
+          />
+        )}
+      />
+    </FormModal>
+  );
+}

@@ -1,0 +1,278 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PasswordInput, Select, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { Company } from '@opsdeck/contract/companies';
+import { EMAIL_PATTERN, LIMITS } from '@opsdeck/contract/limits';
+import type { User } from '@opsdeck/contract/users';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { CompanySelect } from '../../components/company-select';
+import { FormModal } from '../../components/form-modal';
+import { isApiError } from '../../lib/api-client';
+import { isAdmin } from '../../lib/authorities';
+import { errorText } from '../../lib/i18n';
+import { notifyDone, notifyError } from '../../lib/notify';
+import { useViewer } from '../../lib/profile-context';
+import { useTenantId } from '../../lib/session';
+import { truncateText } from '../../lib/truncate';
+import {
+  checkEmailExist,
+  formDepartmentsQueryOptions,
+  formRolesQueryOptions,
+  useRegisterUser,
+  useUpdateUser,
+} from './api';
+import {
+  emptyUserForm,
+  toRegisterUser,
+  toUpdateUser,
+  type UserFormOutput,
+  type UserFormValues,
+  userFormSchema,
+  userToForm,
+} from './user-form-schema';
+
+interface UserFormModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** The user to edit (loaded fresh); none to create one. */
+  user?: User;
+}
+
+/** Whether an address is already used, asked as the user types (debounced); the server checks again. */
+function useEmailTaken(email: string, enabled: boolean) {
+  const [debounced] = useDebouncedValue(email.trim(), 400);
+  const valid = enabled && debounced.length > 0 && debounced.length <= LIMITS.nameMax && EMAIL_PATTERN.test(debounced);
+  const result = useQuery({
+    queryKey: ['users', 'email-exists', debounced.toLowerCase()],
+    queryFn: ({ signal }) => checkEmailExist(debounced, signal),
+    enabled: valid,
+    staleTime: 10_000,
+  });
+  return valid && result.data === true;
+}
+
+/**
+ * Create and edit (spec sections 2, 4, 5). An admin picks the company; changing it resets the
+ * department and role and reloads both for that company. On edit the e-mail and the company are
+ * read-only and the password is not shown.
+ */
+export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
+  const { t } = useTranslation();
+  const viewer = useViewer();
+  const admin = isAdmin(viewer);
+  const storedTenant = useTenantId();
+  const editing = user !== undefined;
+  const [company, setCompany] = useState<Company | null>(null);
+
+  const initial = useMemo(
+    () => (user ? userToForm(user) : emptyUserForm(admin ? storedTenant : null)),
+    [user, admin, storedTenant],
+  );
+  const rolesRef = useRef<Parameters<typeof userFormSchema>[0]['roles']>([]);
+  const resolver = useMemo(
+    () =>
+      // The department rule reads the roles of the chosen company, loaded below.
+      ((values, context, options) =>
+        zodResolver(userFormSchema({ admin, editing, roles: rolesRef.current }))(
+          values,
+          context,
+          options,
+        )) as ReturnType<typeof zodResolver<UserFormValues, unknown, UserFormOutput>>,
+    [admin, editing],
+  );
+  const form = useForm<UserFormValues, unknown, UserFormOutput>({
+    resolver,
+    mode: 'onTouched',
+    defaultValues: initial,
+  });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    if (opened) form.reset(initial);
+  }, [opened, initial, form]);
+
+  const chosenTenant = form.watch('company');
+  // Admins read the chosen (or the edited user's) company's lists; anyone else their own.
+  const tenant = admin ? (chosenTenant ?? undefined) : undefined;
+  const ready = opened && (!admin || Boolean(chosenTenant));
+  const departments = useQuery({ ...formDepartmentsQueryOptions(tenant), enabled: ready });
+  const roles = useQuery({ ...formRolesQueryOptions(tenant), enabled: ready });
+  rolesRef.current = roles.data ?? [];
+
+  const emailTaken = useEmailTaken(form.watch('emailAddress'), opened && !editing);
+
+  const register = useRegisterUser();
+  const update = useUpdateUser();
+
+  const submit = async (values: UserFormOutput) => {
+    const name = `${values.firstName} ${values.lastName}`;
+    if (user) {
+      try {
+        await update.mutateAsync({ id: user.id, body: toUpdateUser(values) });
+        notifyDone('updated', name);
+      } catch (error) {
+        // Field keys stay on the form; any other failure is a toast and the dialog closes (spec section 8).
+        if (isApiError(error) && Object.keys(error.fields).length > 0) throw error;
+        notifyError(error, name);
+      }
+      return;
+    }
+    const companyId = admin ? (company?.id ?? null) : null;
+    await register.mutateAsync(toRegisterUser(values, companyId));
+    notifyDone('added', name);
+  };
+
+  const departmentData = (departments.data ?? []).map((department) => ({
+    value: String(department.id),
+    label: truncateText(department.name, LIMITS.truncate.dropdownName),
+  }));
+  const roleData = (roles.data ?? []).map((role) => ({
+    value: String(role.id),
+    label: truncateText(role.name, LIMITS.truncate.dropdownName),
+  }));
+
+  return (
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title={
+        editing
+          ? t('users.editTitle', { name: truncateText(user.completeName, LIMITS.truncate.modalName) })
+          : t('users.createTitle')
+      }
+      form={form}
+      onSubmit={submit}
+      errorPlacement={{
+        fields: {
+          groups: 'roleId',
+          department: 'departmentId',
+          companyId: 'company',
+          'credential.newPassword': 'credential.newPassword',
+          'credential.confirmPassword': 'credential.confirmPassword',
+        },
+        keys: {
+          ERROR_USER_EMAIL_ALREADY_USED: 'emailAddress',
+          ERROR_USER_ROLE_NOT_ALLOWED: 'roleId',
+          ERROR_ROLE_NOT_EXIST: 'roleId',
+          ERROR_DEPARTMENT_NOT_EXIST: 'departmentId',
+          ERROR_COMPANY_REQUIRED: 'company',
+        },
+      }}
+    >
+      {admin && (
+        <Controller
+          control={form.control}
+          name="company"
+          render={({ field }) => (
+            <CompanySelect
+              value={field.value}
+              disabled={editing}
+              error={errors.company?.message}
+              onBlur={field.onBlur}
+              onChange={(tenantId, picked) => {
+                field.onChange(tenantId);
+                setCompany(picked);
+                // Another company: its own departments and roles (spec section 4).
+                form.setValue('departmentId', null);
+                form.setValue('roleId', null);
+                form.clearErrors(['departmentId', 'roleId']);
+              }}
+            />
+          )}
+        />
+      )}
+      <TextInput
+        label={t('users.firstName')}
+        required
+        error={errorText(errors.firstName?.message)}
+        {...form.register('firstName')}
+      />
+      <TextInput
+        label={t('users.lastName')}
+        required
+        error={errorText(errors.lastName?.message)}
+        {...form.register('lastName')}
+      />
+      <TextInput
+        label={t('users.email')}
+        required={!editing}
+        readOnly={editing}
+        disabled={editing}
+        type="email"
+        autoComplete="off"
+        error={errorText(errors.emailAddress?.message ?? (emailTaken ? 'ERROR_USER_EMAIL_ALREADY_USED' : undefined))}
+        {...form.register('emailAddress')}
+      />
+      {!editing && (
+        <>
+          <PasswordInput
+            label={t('users.password')}
+            required
+            autoComplete="new-password"
+            error={errorText(errors.credential?.newPassword?.message)}
+            {...form.register('credential.newPassword', {
+              onChange: () => {
+                if (form.getFieldState('credential.confirmPassword').isTouched) {
+                  void form.trigger('credential.confirmPassword');
+                }
+              },
+            })}
+          />
+          <PasswordInput
+            label={t('users.confirmPassword')}
+            required
+            autoComplete="new-password"
+            error={errorText(errors.credential?.confirmPassword?.message)}
+            {...form.register('credential.confirmPassword')}
+          />
+        </>
+      )}
+      <Controller
+        control={form.control}
+        name="roleId"
+        render={({ field }) => (
+          <Select
+            label={t('users.role')}
+            placeholder={t('users.rolePlaceholder')}
+            required
+            searchable
+            disabled={!ready}
+            data={roleData}
+            value={field.value}
+            onChange={(value) => {
+              field.onChange(value);
+              if (form.formState.submitCount > 0 || form.getFieldState('departmentId').isTouched) {
+                void form.trigger('departmentId');
+              }
+            }}
+            onBlur={field.onBlur}
+            error={errorText(errors.roleId?.message)}
+            nothingFoundMessage={t('table.empty')}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="departmentId"
+        render={({ field }) => (
+          <Select
+            label={t('users.department')}
+            placeholder={t('users.departmentPlaceholder')}
+            clearable
+            searchable
+            disabled={!ready}
+            data={departmentData}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errorText(errors.departmentId?.message)}
+            nothingFoundMessage={t('table.empty')}
+          />
+        )}
+      />
+    </FormModal>
+  );
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+/**
+ * Optional paging of a list call. The spec's calls answer plain arrays; when a client sends
+ * `page`, the server pages, sorts and searches instead and answers a `Page` (issue 3: a company
+ * of 100,000 users stays quick). `sort` is `field` or `field,asc|desc`.
+ */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).optional(),
+  size: z.coerce.number().int().min(1).max(100).default(LIMITS.pageSize),
+  sort: z
+    .string()
+    .regex(/^[A-Za-z]+(,(asc|desc))?$/)
+    .optional(),
+  search: z.string().trim().max(LIMITS.nameMax).optional(),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export function parseSort(sort: string | undefined): { field: string; direction: 'asc' | 'desc' } | null {
+  if (!sort) return null;
+  const [field, direction] = sort.split(',');
+  return { field: field!, direction: direction === 'desc' ? 'desc' : 'asc' };
+}
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    size: z.number().int(),
+  });
+export type Page<T> = { items: T[]; total: number; page: number; size: number };
