@@ -10,7 +10,8 @@ function pngHeader(width: number, height: number, extra = 0): Uint8Array<ArrayBu
   view.setUint32(20, height);
   return bytes;
 }
-const file = (bytes: Uint8Array<ArrayBuffer>, name = 'icon.png', type = 'image/png') => new File([bytes], name, { type });
+const file = (bytes: Uint8Array<ArrayBuffer>, name = 'icon.png', type = 'image/png') =>
+  new File([bytes], name, { type });
 
 describe('readIconFile', () => {
   it.each([24, 48, 128])('accepts a %i px square png and reads it into a data URL', async (size) => {
