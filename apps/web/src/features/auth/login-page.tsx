@@ -114,8 +114,10 @@ export function LoginPage() {
   useEffect(() => {
     if (linkKey === null) return;
     setResetPasswordKey(linkKey);
-    navigate(LOGIN_VIEWS.reset, { replace: true });
-  }, [linkKey, navigate]);
+    // The same view under a cleaner address: the panel keeps its key, so nothing typed meanwhile is lost.
+    navigate(LOGIN_VIEWS.reset, { replace: true, state: { panelKey: location.key } });
+  }, [linkKey, navigate, location.key]);
+  const panelKey = (location.state as { panelKey?: string } | null)?.panelKey ?? location.key;
 
   const view = linkKey !== null ? 'reset' : params.get('view');
   let panel: ReactNode;
@@ -160,7 +162,7 @@ export function LoginPage() {
           </Box>
           <Box p={{ base: 'xl', sm: 48 }}>
             {/* A new key per navigation starts each view fresh: 'Back to Login' forgets a sent or changed state. */}
-            <Box key={location.key}>{panel}</Box>
+            <Box key={panelKey}>{panel}</Box>
           </Box>
         </SimpleGrid>
       </Paper>
