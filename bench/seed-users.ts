@@ -3,6 +3,7 @@
 // database the same way the server does (PGlite dir or DATABASE_URL), migrates, seeds, closes.
 // PGlite has no lock between processes: never run this while a server has the directory open.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client';
 import { ensureReferenceData } from '../apps/server/src/db/reference-data';
@@ -16,7 +17,8 @@ const headPassword = process.env.BENCH_HEAD_PASSWORD ?? 'bench-password';
 
 const database = process.env.DATABASE_URL
   ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
-  : await openDatabase({ kind: 'pglite', dataDir: process.env.DATA_DIR });
+  : // The server keeps its embedded database in DATA_DIR/db (apps/server/src/main.ts).
+    await openDatabase({ kind: 'pglite', dataDir: path.join(process.env.DATA_DIR ?? 'data', 'db') });
 const { db } = database;
 
 await ensureReferenceData(db);

@@ -13,6 +13,9 @@ import type { AuthService } from '../auth/service';
 import { manageableDepartmentIds } from '../departments/access';
 import * as q from './queries';
 
+/** Up to this many matches, a search's page is sorted from its matches (measured: bench/users-list.mjs). */
+const COLLECT_FIRST_LIMIT = 5000;
+
 export const completeName = (user: { firstName: string; lastName: string }) =>
   `${user.firstName} ${user.lastName}`.trim();
 
@@ -96,12 +99,16 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
 
   /** GET /api/user/get-user-list: the spec's plain array, or with `page` a server-side page. */
   async function list(caller: RequestAuth, query: UserListQuery): Promise<User[] | Page<User>> {
-    const scope: q.UserScope = { tenantId: readTenant(caller), search: query.search || undefined };
+    const scope = await q.resolveUserScope(db, readTenant(caller), query.search || undefined);
     if (query.page === undefined) return usersWhere(q.scopeCondition(scope));
     const parsed = parseSort(query.sort);
     const sort = { field: (parsed?.field ?? 'fullName') as UserSortField, direction: parsed?.direction ?? 'asc' };
     const offset = (query.page - 1) * query.size;
-    const [ids, total] = [await q.pageUserIds(db, scope, sort, query.size, offset), await q.countUsers(db, scope)];
+    const total = await q.countUsers(db, scope);
+    // The count tells how to fetch the page: nothing past the end, and a rare search's matches
+    // collected before sorting (see pageUserIdsQuery).
+    const collectFirst = scope.search !== undefined && total <= COLLECT_FIRST_LIMIT;
+    const ids = offset < total ? await q.pageUserIds(db, scope, sort, query.size, offset, collectFirst) : [];
     const found = ids.length ? await usersWhere(q.byIds(ids)) : [];
     const byId = new Map(found.map((user) => [user.id, user]));
     const items = ids.map((id) => byId.get(id)).filter((user): user is User => user !== undefined);

@@ -21,6 +21,7 @@ import {
 } from '../../../test/factories';
 import { departments, sessions, users } from '../../db/schema';
 import { ensureBuiltInRole } from '../roles/queries';
+import { pageUserIds, resolveUserScope } from './queries';
 
 type ErrorBody = { key: string; message: string; fields?: Record<string, string> };
 
@@ -487,6 +488,23 @@ describe('GET /api/user/get-user-list', () => {
     // Search also narrows the plain array.
     const plain = await t.call<User[]>('/api/user/get-user-list?search=zulu', { token });
     expect(plain.body).toHaveLength(3);
+  });
+
+  it('gives the same pages whether the matches are collected first or the sort index is walked', async () => {
+    const db = t.database.db;
+    for (const search of [undefined, 'person', 'dept', 'odd']) {
+      const scope = await resolveUserScope(db, company.tenantId, search);
+      for (const field of ['fullName', 'email', 'department', 'role', 'company'] as const) {
+        for (const direction of ['asc', 'desc'] as const) {
+          for (const offset of [0, 4]) {
+            const walked = await pageUserIds(db, scope, { field, direction }, 5, offset, false);
+            const collected = await pageUserIds(db, scope, { field, direction }, 5, offset, true);
+            expect(collected, `${search} ${field} ${direction} ${offset}`).toEqual(walked);
+            expect(walked.length).toBeGreaterThan(0);
+          }
+        }
+      }
+    }
   });
 
   it('refuses an unknown sort field', async () => {
