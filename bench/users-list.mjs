@@ -23,6 +23,8 @@ const SCENARIOS = [
   { name: 'searched "ander", sorted by name', query: 'page=1&size=10&sort=fullName,asc&search=ander' },
   { name: 'searched "ander", page 50, by department', query: 'page=50&size=10&sort=department,asc&search=ander' },
   { name: 'searched, no match', query: 'page=1&size=10&sort=fullName,asc&search=zzzz' },
+  { name: 'searched "an" (most users), by name', query: 'page=1&size=10&sort=fullName,asc&search=an' },
+  { name: 'page 500, sorted by role', query: 'page=500&size=10&sort=role,asc' },
 ];
 
 function seed(env) {
