@@ -2,15 +2,15 @@ import type { Status } from '@opsdeck/contract/statuses';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  COMPANY_AUTHORITIES,
   type Endpoint,
   expectedStatuses,
   statusesFromOtherTenant,
   statusesWithoutAuthority,
   tokenFor,
 } from '../../../test/access-table';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from '../../../test/factories';
+import { startTestApp, type TestApp } from '../../../test/app';
+import { departmentScopeWorld } from '../../../test/department-scope';
+import { createDepartment, type TestCompany } from '../../../test/factories';
 import { departments, statuses, tasks } from '../../db/schema';
 import { circleIcon, encodePng, pngDataUrl } from '../../platform/png';
 
@@ -59,27 +59,21 @@ async function createOne(overrides: Record<string, unknown> = {}, token = compan
 
 const rowOf = async (id: number) => (await db().select().from(statuses).where(eq(statuses.id, id)))[0];
 
-async function headOf(company: TestCompany, departmentId: number) {
-  const user = await createUser(db(), { company, role: 'DEPARTMENT_HEAD', departmentId });
-  await db().update(departments).set({ headId: user.id }).where(eq(departments.id, departmentId));
-  return t.login(user.email, user.password);
-}
-
 beforeAll(async () => {
   t = await startTestApp();
-  a = await createCompany(db());
-  b = await createCompany(db());
-  parentDept = (await createDepartment(db(), a, { name: 'Operations' })).id;
-  childDept = (await createDepartment(db(), a, { name: 'Dispatch', parentId: parentDept })).id;
-  siblingDept = (await createDepartment(db(), a, { name: 'Finance' })).id;
-  otherDept = (await createDepartment(db(), b, { name: 'Elsewhere' })).id;
-  adminToken = await t.login(ADMIN.email, ADMIN.password);
-  const head = await createUser(db(), { company: a, role: 'COMPANY_ADMINISTRATOR' });
-  await setCompanyHead(db(), a, head.id);
-  companyHeadToken = await t.login(head.email, head.password);
-  parentHeadToken = await headOf(a, parentDept);
-  siblingHeadToken = await headOf(a, siblingDept);
-  otherToken = await tokenFor(t, b, COMPANY_AUTHORITIES);
+  ({
+    a,
+    b,
+    parentDept,
+    childDept,
+    siblingDept,
+    otherDept,
+    adminToken,
+    companyHeadToken,
+    parentHeadToken,
+    siblingHeadToken,
+    otherToken,
+  } = await departmentScopeWorld(t));
 });
 afterAll(async () => {
   await t.close();

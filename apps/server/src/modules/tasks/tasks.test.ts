@@ -2,16 +2,15 @@ import type { Task } from '@opsdeck/contract/tasks';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  COMPANY_AUTHORITIES,
   type Endpoint,
   expectedStatuses,
   statusesFromOtherTenant,
   statusesWithoutAuthority,
-  tokenFor,
 } from '../../../test/access-table';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from '../../../test/factories';
-import { departments, statuses, tasks } from '../../db/schema';
+import { startTestApp, type TestApp } from '../../../test/app';
+import { departmentScopeWorld } from '../../../test/department-scope';
+import type { TestCompany } from '../../../test/factories';
+import { statuses, tasks } from '../../db/schema';
 import { circleIcon } from '../../platform/png';
 
 type ErrorBody = { key: string; fields?: Record<string, string> };
@@ -61,29 +60,23 @@ async function createOne(overrides: Record<string, unknown> = {}, token = compan
 }
 const rowOf = async (id: number) => (await db().select().from(tasks).where(eq(tasks.id, id)))[0];
 
-async function headOf(company: TestCompany, departmentId: number) {
-  const user = await createUser(db(), { company, role: 'DEPARTMENT_HEAD', departmentId });
-  await db().update(departments).set({ headId: user.id }).where(eq(departments.id, departmentId));
-  return t.login(user.email, user.password);
-}
-
 beforeAll(async () => {
   t = await startTestApp();
-  a = await createCompany(db());
-  b = await createCompany(db());
-  parentDept = (await createDepartment(db(), a, { name: 'Operations' })).id;
-  childDept = (await createDepartment(db(), a, { name: 'Dispatch', parentId: parentDept })).id;
-  siblingDept = (await createDepartment(db(), a, { name: 'Finance' })).id;
-  otherDept = (await createDepartment(db(), b, { name: 'Elsewhere' })).id;
+  ({
+    a,
+    b,
+    parentDept,
+    childDept,
+    siblingDept,
+    otherDept,
+    adminToken,
+    companyHeadToken,
+    parentHeadToken,
+    siblingHeadToken,
+    otherToken,
+  } = await departmentScopeWorld(t));
   statusA = await insertStatus(a, childDept, 'Available');
   statusB = await insertStatus(b, otherDept, 'Elsewhere busy');
-  adminToken = await t.login(ADMIN.email, ADMIN.password);
-  const head = await createUser(db(), { company: a, role: 'COMPANY_ADMINISTRATOR' });
-  await setCompanyHead(db(), a, head.id);
-  companyHeadToken = await t.login(head.email, head.password);
-  parentHeadToken = await headOf(a, parentDept);
-  siblingHeadToken = await headOf(a, siblingDept);
-  otherToken = await tokenFor(t, b, COMPANY_AUTHORITIES);
 });
 afterAll(async () => {
   await t.close();
