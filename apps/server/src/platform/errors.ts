@@ -1,6 +1,7 @@
 import { ERROR_MESSAGES, type ErrorKey, isErrorKey } from '@opsdeck/contract/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { hasSqlState, SQLSTATE } from './database-errors';
 
 /** A failure the client can act on: its HTTP status and one of the spec's error keys. */
 export class AppError extends Error {
@@ -71,6 +72,10 @@ export function registerErrorHandling(app: FastifyInstance, options: { servesCon
               ? 'ERROR_GENERAL_NOT_FOUND'
               : 'ERROR_GENERAL_INVALID_INPUT');
       return reply.status(key === 'ERROR_PAYLOAD_TOO_LARGE' ? 413 : status).send(errorBody(key));
+    }
+    // A NUL byte (or other character PostgreSQL cannot store) in the client's text: its mistake, not ours.
+    if (hasSqlState(error, SQLSTATE.characterNotInRepertoire, SQLSTATE.untranslatableCharacter)) {
+      return reply.status(400).send(errorBody('ERROR_GENERAL_INVALID_INPUT'));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(errorBody('ERROR_GENERAL_INTERNAL'));

@@ -6,6 +6,7 @@ import type {
 } from '@opsdeck/contract/departments';
 import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { readTenant, writeTenant } from '../../platform/tenancy';
 import type { AuthService } from '../auth/service';
@@ -51,14 +52,6 @@ export function toForest(list: readonly Department[]): DepartmentNode[] {
   return roots;
 }
 
-/** A unique-index violation: two requests raced past the duplicate check. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
 export type DepartmentsService = ReturnType<typeof createDepartmentsService>;
 
 export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
@@ -99,7 +92,7 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
     try {
       return await work();
     } catch (error) {
-      if (isUniqueViolation(error)) {
+      if (hasSqlState(error, SQLSTATE.uniqueViolation)) {
         throw conflict('ERROR_DEPARTMENT_NAME_DUPLICATE', { name: 'ERROR_DEPARTMENT_NAME_DUPLICATE' });
       }
       throw error;

@@ -2,6 +2,7 @@ import { AUTHORITY_KEYS, type Authority } from '@opsdeck/contract/authorities';
 import type { AuthorityItem, CreateRole, Role, UpdateRole } from '@opsdeck/contract/roles';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { conflict, forbidden, notFound } from '../../platform/errors';
 import { readTenant, writeTenant } from '../../platform/tenancy';
 import type { AuthService } from '../auth/service';
@@ -28,14 +29,6 @@ export function grantable(caller: RequestAuth): (key: string) => boolean {
 }
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined; current; ) {
-    if (current.code === '23505') return true;
-    current = current.cause as typeof current;
-  }
-  return false;
-}
 
 export type RolesService = ReturnType<typeof createRolesService>;
 
@@ -86,7 +79,8 @@ export function createRolesService(deps: { db: Db; auth: AuthService }) {
     try {
       return await work();
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('ERROR_ROLE_NAME_DUPLICATE', { name: 'ERROR_ROLE_NAME_DUPLICATE' });
+      if (hasSqlState(error, SQLSTATE.uniqueViolation))
+        throw conflict('ERROR_ROLE_NAME_DUPLICATE', { name: 'ERROR_ROLE_NAME_DUPLICATE' });
       throw error;
     }
   }

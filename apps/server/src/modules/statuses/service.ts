@@ -2,6 +2,7 @@ import type { SaveStatus, Status } from '@opsdeck/contract/statuses';
 import { statusIconProblem } from '@opsdeck/contract/statuses';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import { decodeDataUrl, pngDataUrl, pngInfo } from '../../platform/png';
 import { readTenant, writeTenant } from '../../platform/tenancy';
@@ -44,14 +45,6 @@ function readIcon(icon: string | null | undefined): Buffer | null {
 function iconFileName(fileName: string | null | undefined) {
   const base = (fileName ?? '').split(/[\\/]/).pop()?.trim() ?? '';
   return base || 'icon.png';
-}
-
-/** A foreign-key violation: a task arrived between the in-use check and the delete. */
-function isForeignKeyViolation(error: unknown): boolean {
-  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23503') return true;
-  }
-  return false;
 }
 
 export type StatusesService = ReturnType<typeof createStatusesService>;
@@ -131,7 +124,8 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
       try {
         await q.deleteStatus(db, current.tenantId, id);
       } catch (error) {
-        if (isForeignKeyViolation(error)) throw conflict('ERROR_STATUS_DELETE');
+        // A task arrived between the in-use check and the delete.
+        if (hasSqlState(error, SQLSTATE.foreignKeyViolation)) throw conflict('ERROR_STATUS_DELETE');
         throw error;
       }
     },

@@ -5,6 +5,7 @@ import type { RegisterUser, UpdateUser, User, UserListQuery, UserSortField } fro
 import { and, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import { hashPassword } from '../../platform/passwords';
 import { readTenant } from '../../platform/tenancy';
@@ -58,11 +59,6 @@ async function withRoles(db: Executor, rows: q.UserRow[], where: SQL | undefined
 function withinAuthorities(roleAuthorities: readonly string[], held: ReadonlySet<Authority>) {
   return roleAuthorities.every((key) => key === 'DEPARTMENT_ACCESS_LEVEL' || held.has(key as Authority));
 }
-
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' &&
-  error !== null &&
-  ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505');
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
@@ -199,7 +195,7 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
       });
     } catch (error) {
       // Two registrations of one e-mail at once: the unique index decides.
-      if (isUniqueViolation(error)) {
+      if (hasSqlState(error, SQLSTATE.uniqueViolation)) {
         throw conflict('ERROR_USER_EMAIL_ALREADY_USED', { emailAddress: 'ERROR_USER_EMAIL_ALREADY_USED' });
       }
       throw error;

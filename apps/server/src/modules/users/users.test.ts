@@ -218,6 +218,13 @@ describe('POST /api/user/register validation', () => {
     expect((await t.call('/api/user/abc', { token: head })).status).toBe(400);
     expect((await t.call('/api/user/99999999999', { token: head })).status).toBe(400);
   });
+
+  it('answers a NUL byte, which the database cannot store, with 400 rather than 500', async () => {
+    const result = await register(head, body({ firstName: 'Nul\u0000Byte' }));
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({ key: 'ERROR_GENERAL_INVALID_INPUT' });
+    expect((await t.call('/api/user/checkEmailExist/a%00b@x.test', { token: head })).status).toBe(400);
+  });
 });
 
 describe('POST /api/user/register', () => {
