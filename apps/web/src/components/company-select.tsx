@@ -2,9 +2,14 @@ import { Select } from '@mantine/core';
 import type { Company } from '@opsdeck/contract/companies';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiRequest } from '../lib/api-client';
+import { isAdmin } from '../lib/authorities';
 import { errorText } from '../lib/i18n';
+import { useProfile, useViewer } from '../lib/profile-context';
+import { useTenantId } from '../lib/session';
 import { truncateText } from '../lib/truncate';
 
 /** Every company an admin may act on (GET /api/company answers all of them for admins). */
@@ -14,6 +19,15 @@ export function companiesQueryOptions() {
     queryFn: ({ signal }) => apiRequest<Company[]>('/company', { signal, tenantId: null }),
     staleTime: 60_000,
   });
+}
+
+/** Company names by tenant id, for an admin's Company column; loaded only when `enabled`. */
+export function useCompanyNames(enabled: boolean): Map<string, string> {
+  const companies = useQuery({ ...companiesQueryOptions(), enabled });
+  return useMemo(
+    () => new Map((companies.data ?? []).map((company) => [company.tenantId, company.name])),
+    [companies.data],
+  );
 }
 
 interface CompanySelectProps {
@@ -52,4 +66,52 @@ export function CompanySelect({ value, onChange, error, disabled, onBlur }: Comp
       nothingFoundMessage={t('table.empty')}
     />
   );
+}
+
+interface CompanyFieldProps<TValues extends FieldValues, TOutput> {
+  control: Control<TValues, unknown, TOutput>;
+  /** The form's field of the chosen tenant id. */
+  name: FieldPathByValue<TValues, string | null>;
+  disabled?: boolean;
+  /** Called after the field takes the new company, for the form to clear what belonged to the old one. */
+  onChange?: (company: Company | null) => void;
+}
+
+/** The company selector as a field of a react-hook-form form. */
+export function CompanyField<TValues extends FieldValues, TOutput>({
+  control,
+  name,
+  disabled,
+  onChange,
+}: CompanyFieldProps<TValues, TOutput>) {
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <CompanySelect
+      value={field.value}
+      disabled={disabled}
+      error={fieldState.error?.message}
+      onBlur={field.onBlur}
+      onChange={(tenantId, company) => {
+        field.onChange(tenantId);
+        onChange?.(company);
+      }}
+    />
+  );
+}
+
+/**
+ * The tenant whose lists a form reads: an admin's chosen company (the lists wait until one is
+ * chosen), anyone else's own (undefined: the stored tenant).
+ */
+export function useCompanyScope(company: string | null, opened: boolean): { tenant?: string; ready: boolean } {
+  const admin = isAdmin(useViewer());
+  return { tenant: admin ? (company ?? undefined) : undefined, ready: opened && (!admin || Boolean(company)) };
+}
+
+/** The company a new record starts with: an admin's current one (the stored tenant), anyone else's own. */
+export function useNewRecordCompany(): string | null {
+  const admin = isAdmin(useViewer());
+  const storedTenant = useTenantId();
+  const profile = useProfile();
+  return admin ? storedTenant : profile.tenantId;
 }

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack } from '@mantine/core';
-import { type ReactNode, useState } from 'react';
-import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { type ReactNode, useEffect, useState } from 'react';
+import { type DefaultValues, type FieldValues, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyApiError, type ErrorPlacement } from '../lib/form-errors';
 import { useSubmitLock } from '../lib/use-submit-lock';
@@ -72,4 +72,28 @@ export function FormModal<TValues extends FieldValues, TOutput>({
       </form>
     </Modal>
   );
+}
+
+interface ModalFormOptions<TValues extends FieldValues, TOutput> {
+  opened: boolean;
+  /** The values the dialog opens with: the record's, or a new record's. */
+  initial: TValues;
+  resolver: Resolver<TValues, unknown, TOutput>;
+}
+
+/** A dialog's form: checked once a field is touched, and reset to `initial` whenever the dialog opens. */
+export function useModalForm<TValues extends FieldValues, TOutput>({
+  opened,
+  initial,
+  resolver,
+}: ModalFormOptions<TValues, TOutput>): UseFormReturn<TValues, unknown, TOutput> {
+  const form = useForm<TValues, unknown, TOutput>({
+    resolver,
+    mode: 'onTouched',
+    defaultValues: initial as DefaultValues<TValues>,
+  });
+  useEffect(() => {
+    if (opened) form.reset(initial);
+  }, [opened, initial, form]);
+  return form;
 }

@@ -1,19 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import type { Department, DepartmentHeadCandidate } from '@opsdeck/contract/departments';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CompanySelect } from '../../components/company-select';
-import { FormModal } from '../../components/form-modal';
+import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
+import { FormModal, useModalForm } from '../../components/form-modal';
+import { nameOptions, SelectField } from '../../components/form-parts';
 import { Typeahead } from '../../components/typeahead';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
 import { notifyDone } from '../../lib/notify';
-import { useProfile, useViewer } from '../../lib/profile-context';
-import { useTenantId } from '../../lib/session';
+import { useViewer } from '../../lib/profile-context';
 import { truncateText } from '../../lib/truncate';
 import { departmentsQueryOptions, headListQueryOptions, useCreateDepartment, useUpdateDepartment } from './api';
 import {
@@ -41,30 +41,22 @@ interface DepartmentFormModalProps {
 export function DepartmentFormModal({ opened, onClose, department }: DepartmentFormModalProps) {
   const { t } = useTranslation();
   const viewer = useViewer();
-  const profile = useProfile();
   const admin = isAdmin(viewer);
-  const storedTenant = useTenantId();
+  const newCompany = useNewRecordCompany();
   const editing = department !== undefined;
   const schema = useMemo(() => departmentFormSchema(admin), [admin]);
   const initial = useMemo(
-    () => (department ? departmentToForm(department) : emptyDepartmentForm(admin ? storedTenant : profile.tenantId)),
-    [department, admin, storedTenant, profile.tenantId],
+    () => (department ? departmentToForm(department) : emptyDepartmentForm(newCompany)),
+    [department, newCompany],
   );
-  const form = useForm<DepartmentFormValues, unknown, DepartmentFormOutput>({
+  const form = useModalForm<DepartmentFormValues, DepartmentFormOutput>({
+    opened,
+    initial,
     resolver: zodResolver(schema),
-    mode: 'onTouched',
-    defaultValues: initial,
   });
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (opened) form.reset(initial);
-  }, [opened, initial, form]);
-
-  const company = form.watch('company');
   // An admin reads the chosen company's lists; anyone else their own (the stored tenant).
-  const tenant = admin ? (company ?? undefined) : undefined;
-  const ready = opened && (!admin || Boolean(company));
+  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const heads = useQuery({ ...headListQueryOptions(tenant, department?.id), enabled: ready });
   const departments = useQuery({ ...departmentsQueryOptions(tenant), enabled: ready });
   const parents = parentChoices(departments.data ?? [], department?.id);
@@ -105,24 +97,16 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
       }}
     >
       {admin && (
-        <Controller
+        <CompanyField
           control={form.control}
           name="company"
-          render={({ field }) => (
-            <CompanySelect
-              value={field.value}
-              disabled={editing}
-              error={errors.company?.message}
-              onBlur={field.onBlur}
-              onChange={(tenantId) => {
-                field.onChange(tenantId);
-                // Another company: its own heads and departments (spec section 4).
-                form.setValue('head', { text: '', id: null });
-                form.setValue('parentId', null);
-                form.clearErrors(['head', 'parentId']);
-              }}
-            />
-          )}
+          disabled={editing}
+          onChange={() => {
+            // Another company: its own heads and departments (spec section 4).
+            form.setValue('head', { text: '', id: null });
+            form.setValue('parentId', null);
+            form.clearErrors(['head', 'parentId']);
+          }}
         />
       )}
       <TextInput
@@ -155,27 +139,14 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
           />
         )}
       />
-      <Controller
+      <SelectField
         control={form.control}
         name="parentId"
-        render={({ field }) => (
-          <Select
-            label={t('departments.parent')}
-            placeholder={t('departments.parentPlaceholder')}
-            clearable
-            searchable
-            disabled={!ready}
-            data={parents.map((parent) => ({
-              value: String(parent.id),
-              label: truncateText(parent.name, LIMITS.truncate.dropdownName),
-            }))}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(errors.parentId?.message)}
-            nothingFoundMessage={t('table.empty')}
-          />
-        )}
+        label={t('departments.parent')}
+        placeholder={t('departments.parentPlaceholder')}
+        clearable
+        disabled={!ready}
+        data={nameOptions(parents)}
       />
     </FormModal>
   );

@@ -1,13 +1,14 @@
-import { ActionIcon, Affix, Card, Group, Stack, Title, Tooltip } from '@mantine/core';
+import { Card, Stack, Title } from '@mantine/core';
 import type { Department } from '@opsdeck/contract/departments';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { SearchBar } from '../../components/search-bar/search-bar';
+import { FloatingCreateButton } from '../../components/floating-create-button';
+import { ListPageHeader } from '../../components/list-page-header';
+import { LoadForEdit } from '../../components/load-for-edit';
+import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds, isAdmin } from '../../lib/authorities';
-import { notifyError } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { departmentKeys, departmentQueryOptions, departmentsQueryOptions } from './api';
 import { DeleteDepartmentModal } from './delete-department';
@@ -44,58 +45,27 @@ export function DepartmentsPage() {
       : []),
     ...(canEdit || canDelete
       ? [
-          {
-            key: 'actions',
-            header: t('departments.actions'),
-            align: 'right' as const,
-            width: 110,
-            render: (row: Department) => (
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                {canEdit && (
-                  <Tooltip label={t('departments.edit')}>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={t('departments.editNamed', { name: row.name })}
-                      onClick={() => setEditingId(row.id)}
-                    >
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-                {canDelete && (
-                  <Tooltip label={t('departments.delete')}>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('departments.deleteNamed', { name: row.name })}
-                      onClick={() => setDeleting(row)}
-                    >
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </Group>
-            ),
-          },
+          actionsColumn(t('departments.actions'), (row: Department) => (
+            <RowActions
+              editLabel={t('departments.editNamed', { name: row.name })}
+              editTooltip={t('departments.edit')}
+              onEdit={canEdit ? () => setEditingId(row.id) : undefined}
+              deleteLabel={t('departments.deleteNamed', { name: row.name })}
+              deleteTooltip={t('departments.delete')}
+              onDelete={canDelete ? () => setDeleting(row) : undefined}
+            />
+          )),
         ]
       : []),
   ];
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Title order={1} fz={26}>
-          {t('departments.title')}
-        </Title>
-        <div style={{ flex: '0 1 420px' }}>
-          <SearchBar
-            withRange={false}
-            debounceMs={0}
-            placeholder={t('departments.searchPlaceholder')}
-            onChange={(value) => setSearch(value.text)}
-          />
-        </div>
-      </Group>
+      <ListPageHeader
+        title={t('departments.title')}
+        searchPlaceholder={t('departments.searchPlaceholder')}
+        onSearch={setSearch}
+      />
       <Card withBorder radius="md" padding="md">
         <DataTable
           columns={columns}
@@ -114,31 +84,19 @@ export function DepartmentsPage() {
       </Card>
 
       {holds(viewer, 'CREATE_DEPARTMENT') && (
-        <Affix position={{ bottom: 32, right: 32 }}>
-          <Tooltip label={t('departments.create')}>
-            <ActionIcon size={56} radius="xl" aria-label={t('departments.create')} onClick={() => setCreating(true)}>
-              <IconPlus size={28} />
-            </ActionIcon>
-          </Tooltip>
-        </Affix>
+        <FloatingCreateButton label={t('departments.create')} onClick={() => setCreating(true)} />
       )}
       <DepartmentFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && <EditDepartment id={editingId} onClose={() => setEditingId(null)} />}
+      {editingId !== null && (
+        <LoadForEdit
+          query={departmentQueryOptions(editingId)}
+          invalidate={departmentKeys.all}
+          onClose={() => setEditingId(null)}
+        >
+          {(department) => <DepartmentFormModal opened department={department} onClose={() => setEditingId(null)} />}
+        </LoadForEdit>
+      )}
       {deleting && <DeleteDepartmentModal opened department={deleting} onClose={() => setDeleting(null)} />}
     </Stack>
   );
-}
-
-/** Loads the department fresh; if that fails the dialog closes and the list reloads (spec section 4). */
-function EditDepartment({ id, onClose }: { id: number; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const detail = useQuery(departmentQueryOptions(id));
-  useEffect(() => {
-    if (!detail.isError) return;
-    notifyError(detail.error);
-    onClose();
-    void queryClient.invalidateQueries({ queryKey: departmentKeys.all });
-  }, [detail.isError, detail.error, onClose, queryClient]);
-  if (!detail.data) return null;
-  return <DepartmentFormModal opened department={detail.data} onClose={onClose} />;
 }

@@ -4,7 +4,7 @@ import type { AuthorityItem, Role } from '@opsdeck/contract/roles';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CompanySelect } from '../../components/company-select';
+import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
@@ -76,21 +76,7 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
         error={errorText(form.formState.errors.name?.message)}
         {...form.register('name')}
       />
-      {admin && (
-        <Controller
-          control={form.control}
-          name="company"
-          render={({ field, fieldState }) => (
-            <CompanySelect
-              value={field.value}
-              onChange={(tenantId) => field.onChange(tenantId)}
-              onBlur={field.onBlur}
-              error={fieldState.error?.message}
-              disabled={editing}
-            />
-          )}
-        />
-      )}
+      {admin && <CompanyField control={form.control} name="company" disabled={editing} />}
       <Stack gap={6}>
         <Group justify="space-between" align="flex-end" wrap="nowrap">
           <Text fw={500} size="sm" id="role-authorities-label">

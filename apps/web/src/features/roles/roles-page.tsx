@@ -1,7 +1,5 @@
 import {
   Accordion,
-  ActionIcon,
-  Affix,
   Badge,
   Group,
   Loader,
@@ -15,13 +13,15 @@ import {
 } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { Role } from '@opsdeck/contract/roles';
-import { IconCheck, IconLock, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { IconCheck, IconLock, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FloatingCreateButton } from '../../components/floating-create-button';
+import { LoadForEdit } from '../../components/load-for-edit';
+import { RowActions } from '../../components/row-actions';
 import { Truncate } from '../../components/truncate';
 import { holds, isAdmin } from '../../lib/authorities';
-import { notifyError } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { roleKeys, roleQueryOptions, rolesQueryOptions } from './api';
 import { DeleteRoleModal } from './delete-role-modal';
@@ -94,25 +94,13 @@ export function RolesPage() {
                     </Text>
                   </Group>
                 </Accordion.Control>
-                {canEdit && !role.isProtected && (
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={t('roles.edit', { name: role.name })}
-                    onClick={() => setEditingId(role.id)}
-                  >
-                    <IconPencil size={18} />
-                  </ActionIcon>
-                )}
-                {canDelete && (
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t('roles.delete', { name: role.name })}
-                    onClick={() => setDeleting(role)}
-                  >
-                    <IconTrash size={18} />
-                  </ActionIcon>
-                )}
+                <RowActions
+                  gap="xs"
+                  editLabel={t('roles.edit', { name: role.name })}
+                  onEdit={canEdit && !role.isProtected ? () => setEditingId(role.id) : undefined}
+                  deleteLabel={t('roles.delete', { name: role.name })}
+                  onDelete={canDelete ? () => setDeleting(role) : undefined}
+                />
               </Group>
               <Accordion.Panel>
                 {role.authorities.length === 0 ? (
@@ -145,31 +133,20 @@ export function RolesPage() {
       )}
 
       {canCreate && (
-        <Affix position={{ bottom: 32, right: 32 }}>
-          <ActionIcon size={56} radius="xl" aria-label={t('roles.create')} onClick={() => setCreating(true)}>
-            <IconPlus size={28} />
-          </ActionIcon>
-        </Affix>
+        <FloatingCreateButton label={t('roles.create')} withTooltip={false} onClick={() => setCreating(true)} />
       )}
 
       {creating && <RoleFormModal opened onClose={() => setCreating(false)} />}
-      {editingId !== null && <EditRole id={editingId} onClose={() => setEditingId(null)} />}
+      {editingId !== null && (
+        <LoadForEdit
+          query={roleQueryOptions(editingId)}
+          invalidate={roleKeys.list()}
+          onClose={() => setEditingId(null)}
+        >
+          {(role) => <RoleFormModal key={role.id} opened onClose={() => setEditingId(null)} role={role} />}
+        </LoadForEdit>
+      )}
       <DeleteRoleModal role={deleting} onClose={() => setDeleting(null)} />
     </Stack>
   );
-}
-
-/** Loads the role fresh before editing; if that fails the dialog closes and the list reloads (spec section 4). */
-function EditRole({ id, onClose }: { id: number; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const role = useQuery(roleQueryOptions(id));
-  useEffect(() => {
-    if (role.isError) {
-      notifyError(role.error);
-      void queryClient.invalidateQueries({ queryKey: roleKeys.list() });
-      onClose();
-    }
-  }, [role.isError, role.error, queryClient, onClose]);
-  if (!role.data) return null;
-  return <RoleFormModal key={role.data.id} opened onClose={onClose} role={role.data} />;
 }

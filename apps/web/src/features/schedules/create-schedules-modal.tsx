@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CompanySelect } from '../../components/company-select';
+import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
 import { isAdmin } from '../../lib/authorities';
 import { DATE_FORMATS } from '../../lib/dates';
@@ -60,23 +60,7 @@ export function CreateSchedulesModal({ opened, onClose }: { opened: boolean; onC
       submitLabel={t('schedules.createSubmit')}
       errorPlacement={{ keys: { ERROR_COMPANY_REQUIRED: 'tenantId', ERROR_SCHEDULE_USER_INVALID: 'userIds' } }}
     >
-      {admin && (
-        <Controller
-          control={form.control}
-          name="tenantId"
-          render={({ field }) => (
-            <CompanySelect
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                form.setValue('userIds', []);
-              }}
-              onBlur={field.onBlur}
-              error={form.formState.errors.tenantId?.message}
-            />
-          )}
-        />
-      )}
+      {admin && <CompanyField control={form.control} name="tenantId" onChange={() => form.setValue('userIds', [])} />}
       <Controller
         control={form.control}
         name="userIds"

@@ -1,10 +1,11 @@
-import { ActionIcon, Affix, Alert, Button, Group, Menu, Paper, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Menu, Paper, Stack, Text, Title } from '@mantine/core';
 import { isDeletable, isUpdatable, type Schedule } from '@opsdeck/contract/schedules';
-import { IconAlertTriangle, IconPencil, IconPlus, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable, type RowId } from '../../components/data-table/data-table';
+import { FloatingCreateButton } from '../../components/floating-create-button';
 import { presetRange } from '../../components/search-bar/date-range';
 import { SearchBar, type SearchValue } from '../../components/search-bar/search-bar';
 import { holds } from '../../lib/authorities';
@@ -154,11 +155,7 @@ export function SchedulesPage() {
       />
 
       {canCreate && (
-        <Affix position={{ bottom: 32, right: 32 }}>
-          <ActionIcon size={56} radius="xl" aria-label={t('schedules.create')} onClick={() => setDialog('create')}>
-            <IconPlus size={26} />
-          </ActionIcon>
-        </Affix>
+        <FloatingCreateButton label={t('schedules.create')} withTooltip={false} onClick={() => setDialog('create')} />
       )}
       {dialog === 'create' && <CreateSchedulesModal opened onClose={() => setDialog(null)} />}
       {dialog === 'update' && (

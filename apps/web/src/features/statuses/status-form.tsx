@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Select, Text, TextInput } from '@mantine/core';
+import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Text, TextInput } from '@mantine/core';
 import type { Department } from '@opsdeck/contract/departments';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { STATUS_LIMITS, type Status } from '@opsdeck/contract/statuses';
@@ -8,14 +8,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CompanySelect } from '../../components/company-select';
+import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
+import { nameOptions, SelectField } from '../../components/form-parts';
 import { isApiError } from '../../lib/api-client';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
 import { notifyDone, notifyError, notifyErrorKey } from '../../lib/notify';
-import { useProfile, useViewer } from '../../lib/profile-context';
-import { useTenantId } from '../../lib/session';
+import { useViewer } from '../../lib/profile-context';
 import { truncateText } from '../../lib/truncate';
 import { manageableDepartmentsQueryOptions, useCreateStatus, useUpdateStatus } from './api';
 import {
@@ -52,15 +52,11 @@ export function departmentChoices(manageable: readonly Department[], current?: {
 export function StatusFormModal({ opened, onClose, status }: StatusFormModalProps) {
   const { t } = useTranslation();
   const viewer = useViewer();
-  const profile = useProfile();
   const admin = isAdmin(viewer);
-  const storedTenant = useTenantId();
+  const newCompany = useNewRecordCompany();
   const editing = status !== undefined;
   const schema = useMemo(() => statusFormSchema({ creating: !editing, needsCompany: admin }), [editing, admin]);
-  const initial = useMemo(
-    () => (status ? statusToForm(status) : emptyStatusForm(admin ? storedTenant : profile.tenantId)),
-    [status, admin, storedTenant, profile.tenantId],
-  );
+  const initial = useMemo(() => (status ? statusToForm(status) : emptyStatusForm(newCompany)), [status, newCompany]);
   const form = useForm<StatusFormValues, unknown, StatusFormOutput>({
     resolver: zodResolver(schema),
     mode: 'onTouched',
@@ -69,16 +65,15 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
   const { errors } = form.formState;
   const [iconFile, setIconFile] = useState<File | null>(null);
 
+  // Not useModalForm: a reset also clears the chosen file.
   useEffect(() => {
     if (!opened) return;
     form.reset(initial);
     setIconFile(null);
   }, [opened, initial, form]);
 
-  const company = form.watch('company');
   const icon = form.watch('icon');
-  const tenant = admin ? (company ?? undefined) : undefined;
-  const ready = opened && (!admin || Boolean(company));
+  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const departments = useQuery({ ...manageableDepartmentsQueryOptions(tenant), enabled: ready });
   const choices = departmentChoices(departments.data ?? [], status?.department);
 
@@ -132,22 +127,14 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
       }}
     >
       {admin && (
-        <Controller
+        <CompanyField
           control={form.control}
           name="company"
-          render={({ field }) => (
-            <CompanySelect
-              value={field.value}
-              disabled={editing}
-              error={errors.company?.message}
-              onBlur={field.onBlur}
-              onChange={(tenantId) => {
-                field.onChange(tenantId);
-                form.setValue('departmentId', null);
-                form.clearErrors('departmentId');
-              }}
-            />
-          )}
+          disabled={editing}
+          onChange={() => {
+            form.setValue('departmentId', null);
+            form.clearErrors('departmentId');
+          }}
         />
       )}
       <TextInput
@@ -156,27 +143,14 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
         error={errorText(errors.name?.message)}
         {...form.register('name')}
       />
-      <Controller
+      <SelectField
         control={form.control}
         name="departmentId"
-        render={({ field }) => (
-          <Select
-            label={t('statuses.department')}
-            placeholder={t('statuses.departmentPlaceholder')}
-            required
-            searchable
-            disabled={!ready}
-            data={choices.map((department) => ({
-              value: String(department.id),
-              label: truncateText(department.name, LIMITS.truncate.dropdownName),
-            }))}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(errors.departmentId?.message)}
-            nothingFoundMessage={t('table.empty')}
-          />
-        )}
+        label={t('statuses.department')}
+        placeholder={t('statuses.departmentPlaceholder')}
+        required
+        disabled={!ready}
+        data={nameOptions(choices)}
       />
       <Controller
         control={form.control}

@@ -1,14 +1,16 @@
-import { ActionIcon, Affix, Badge, Card, ColorSwatch, Group, Image, Stack, Title, Tooltip } from '@mantine/core';
+import { Badge, Card, ColorSwatch, Image, Stack, Tooltip } from '@mantine/core';
 import type { Status } from '@opsdeck/contract/statuses';
-import { IconCheck, IconPencil, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { companiesQueryOptions } from '../../components/company-select';
+import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { SearchBar } from '../../components/search-bar/search-bar';
+import { FloatingCreateButton } from '../../components/floating-create-button';
+import { ListPageHeader } from '../../components/list-page-header';
+import { LoadForEdit } from '../../components/load-for-edit';
+import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds, isAdmin } from '../../lib/authorities';
-import { notifyError } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { statusesQueryOptions, statusKeys, statusQueryOptions } from './api';
 import { DeleteStatusModal } from './delete-status';
@@ -33,11 +35,7 @@ export function StatusesPage() {
   const [editingId, setEditingId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Status | null>(null);
   const list = useQuery(statusesQueryOptions());
-  const companies = useQuery({ ...companiesQueryOptions(), enabled: admin });
-  const companyNames = useMemo(
-    () => new Map((companies.data ?? []).map((company) => [company.tenantId, company.name])),
-    [companies.data],
-  );
+  const companyNames = useCompanyNames(admin);
   const rows = useMemo(
     () => (list.data ?? []).filter((row) => matchesStatus(row, search, companyNames.get(row.tenantId))),
     [list.data, search, companyNames],
@@ -101,65 +99,35 @@ export function StatusesPage() {
     },
     ...(canEdit || canDelete
       ? [
-          {
-            key: 'actions',
-            header: t('statuses.actions'),
-            align: 'right' as const,
-            width: 110,
-            render: (row: Status) =>
-              row.editable ? (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  {canEdit && (
-                    <Tooltip label={t('statuses.edit')}>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('statuses.editNamed', { name: row.name })}
-                        onClick={() => setEditingId(row.id)}
-                      >
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                  {canDelete && (
-                    <Tooltip label={t('statuses.delete')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t('statuses.deleteNamed', { name: row.name })}
-                        onClick={() => setDeleting(row)}
-                      >
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </Group>
-              ) : (
-                <Tooltip label={t('statuses.builtInHint')}>
-                  <Badge variant="light" color="gray">
-                    {t('statuses.builtIn')}
-                  </Badge>
-                </Tooltip>
-              ),
-          },
+          actionsColumn(t('statuses.actions'), (row: Status) =>
+            row.editable ? (
+              <RowActions
+                editLabel={t('statuses.editNamed', { name: row.name })}
+                editTooltip={t('statuses.edit')}
+                onEdit={canEdit ? () => setEditingId(row.id) : undefined}
+                deleteLabel={t('statuses.deleteNamed', { name: row.name })}
+                deleteTooltip={t('statuses.delete')}
+                onDelete={canDelete ? () => setDeleting(row) : undefined}
+              />
+            ) : (
+              <Tooltip label={t('statuses.builtInHint')}>
+                <Badge variant="light" color="gray">
+                  {t('statuses.builtIn')}
+                </Badge>
+              </Tooltip>
+            ),
+          ),
         ]
       : []),
   ];
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Title order={1} fz={26}>
-          {t('statuses.title')}
-        </Title>
-        <div style={{ flex: '0 1 420px' }}>
-          <SearchBar
-            withRange={false}
-            debounceMs={0}
-            placeholder={t('statuses.searchPlaceholder')}
-            onChange={(value) => setSearch(value.text)}
-          />
-        </div>
-      </Group>
+      <ListPageHeader
+        title={t('statuses.title')}
+        searchPlaceholder={t('statuses.searchPlaceholder')}
+        onSearch={setSearch}
+      />
       <Card withBorder radius="md" padding="md">
         <DataTable
           columns={columns}
@@ -172,31 +140,19 @@ export function StatusesPage() {
       </Card>
 
       {holds(viewer, 'CREATE_STATUS') && (
-        <Affix position={{ bottom: 32, right: 32 }}>
-          <Tooltip label={t('statuses.create')}>
-            <ActionIcon size={56} radius="xl" aria-label={t('statuses.create')} onClick={() => setCreating(true)}>
-              <IconPlus size={28} />
-            </ActionIcon>
-          </Tooltip>
-        </Affix>
+        <FloatingCreateButton label={t('statuses.create')} onClick={() => setCreating(true)} />
       )}
       <StatusFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && <EditStatus id={editingId} onClose={() => setEditingId(null)} />}
+      {editingId !== null && (
+        <LoadForEdit
+          query={statusQueryOptions(editingId)}
+          invalidate={statusKeys.all}
+          onClose={() => setEditingId(null)}
+        >
+          {(status) => <StatusFormModal opened status={status} onClose={() => setEditingId(null)} />}
+        </LoadForEdit>
+      )}
       {deleting && <DeleteStatusModal status={deleting} onClose={() => setDeleting(null)} />}
     </Stack>
   );
-}
-
-/** Loads the status fresh; if that fails the dialog closes and the list reloads (spec section 4). */
-function EditStatus({ id, onClose }: { id: number; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const detail = useQuery(statusQueryOptions(id));
-  useEffect(() => {
-    if (!detail.isError) return;
-    notifyError(detail.error);
-    onClose();
-    void queryClient.invalidateQueries({ queryKey: statusKeys.all });
-  }, [detail.isError, detail.error, onClose, queryClient]);
-  if (!detail.data) return null;
-  return <StatusFormModal opened status={detail.data} onClose={onClose} />;
 }

@@ -1,19 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { Task } from '@opsdeck/contract/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompanySelect } from '../../components/company-select';
-import { FormModal } from '../../components/form-modal';
+import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
+import { FormModal, useModalForm } from '../../components/form-modal';
+import { nameOptions, SelectField } from '../../components/form-parts';
 import { isApiError } from '../../lib/api-client';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
 import { notifyDone, notifyErrorKey } from '../../lib/notify';
-import { useProfile, useViewer } from '../../lib/profile-context';
-import { useTenantId } from '../../lib/session';
+import { useViewer } from '../../lib/profile-context';
 import { truncateText } from '../../lib/truncate';
 import { taskDepartmentsQueryOptions, taskStatusesQueryOptions, useCreateTask, useUpdateTask } from './api';
 import {
@@ -39,29 +38,14 @@ interface TaskFormModalProps {
 export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
   const { t } = useTranslation();
   const viewer = useViewer();
-  const profile = useProfile();
   const admin = isAdmin(viewer);
-  const storedTenant = useTenantId();
+  const newCompany = useNewRecordCompany();
   const editing = task !== undefined;
   const schema = useMemo(() => taskFormSchema(admin), [admin]);
-  const initial = useMemo(
-    () => (task ? taskToForm(task) : emptyTaskForm(admin ? storedTenant : profile.tenantId)),
-    [task, admin, storedTenant, profile.tenantId],
-  );
-  const form = useForm<TaskFormValues, unknown, TaskFormOutput>({
-    resolver: zodResolver(schema),
-    mode: 'onTouched',
-    defaultValues: initial,
-  });
+  const initial = useMemo(() => (task ? taskToForm(task) : emptyTaskForm(newCompany)), [task, newCompany]);
+  const form = useModalForm<TaskFormValues, TaskFormOutput>({ opened, initial, resolver: zodResolver(schema) });
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (opened) form.reset(initial);
-  }, [opened, initial, form]);
-
-  const company = form.watch('company');
-  const tenant = admin ? (company ?? undefined) : undefined;
-  const ready = opened && (!admin || Boolean(company));
+  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const statuses = useQuery({ ...taskStatusesQueryOptions(tenant), enabled: ready });
   const departments = useQuery({ ...taskDepartmentsQueryOptions(tenant), enabled: ready });
   const statusOptions = withCurrent(statuses.data ?? [], task?.status);
@@ -87,9 +71,6 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
     }
   };
 
-  const options = (list: { id: number; name: string }[]) =>
-    list.map((item) => ({ value: String(item.id), label: truncateText(item.name, LIMITS.truncate.dropdownName) }));
-
   return (
     <FormModal
       opened={opened}
@@ -110,63 +91,35 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
       }}
     >
       {admin && (
-        <Controller
+        <CompanyField
           control={form.control}
           name="company"
-          render={({ field }) => (
-            <CompanySelect
-              value={field.value}
-              disabled={editing}
-              error={errors.company?.message}
-              onBlur={field.onBlur}
-              onChange={(tenantId) => {
-                field.onChange(tenantId);
-                form.setValue('statusId', null);
-                form.setValue('departmentId', null);
-                form.clearErrors(['statusId', 'departmentId']);
-              }}
-            />
-          )}
+          disabled={editing}
+          onChange={() => {
+            form.setValue('statusId', null);
+            form.setValue('departmentId', null);
+            form.clearErrors(['statusId', 'departmentId']);
+          }}
         />
       )}
       <TextInput label={t('tasks.name')} required error={errorText(errors.name?.message)} {...form.register('name')} />
-      <Controller
+      <SelectField
         control={form.control}
         name="statusId"
-        render={({ field }) => (
-          <Select
-            label={t('tasks.status')}
-            placeholder={t('tasks.statusPlaceholder')}
-            required
-            searchable
-            disabled={!ready}
-            data={options(statusOptions)}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(errors.statusId?.message)}
-            nothingFoundMessage={t('table.empty')}
-          />
-        )}
+        label={t('tasks.status')}
+        placeholder={t('tasks.statusPlaceholder')}
+        required
+        disabled={!ready}
+        data={nameOptions(statusOptions)}
       />
-      <Controller
+      <SelectField
         control={form.control}
         name="departmentId"
-        render={({ field }) => (
-          <Select
-            label={t('tasks.department')}
-            placeholder={t('tasks.departmentPlaceholder')}
-            required
-            searchable
-            disabled={!ready}
-            data={options(departmentOptions)}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(errors.departmentId?.message)}
-            nothingFoundMessage={t('table.empty')}
-          />
-        )}
+        label={t('tasks.department')}
+        placeholder={t('tasks.departmentPlaceholder')}
+        required
+        disabled={!ready}
+        data={nameOptions(departmentOptions)}
       />
     </FormModal>
   );

@@ -1,14 +1,15 @@
-import { ActionIcon, Affix, Card, Group, Stack, Title, Tooltip } from '@mantine/core';
+import { Card, Stack } from '@mantine/core';
 import type { Task } from '@opsdeck/contract/tasks';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { companiesQueryOptions } from '../../components/company-select';
+import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { SearchBar } from '../../components/search-bar/search-bar';
+import { FloatingCreateButton } from '../../components/floating-create-button';
+import { ListPageHeader } from '../../components/list-page-header';
+import { LoadForEdit } from '../../components/load-for-edit';
+import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds, isAdmin } from '../../lib/authorities';
-import { notifyError } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { taskKeys, taskQueryOptions, tasksQueryOptions } from './api';
 import { DeleteTaskModal } from './delete-task';
@@ -24,11 +25,7 @@ export function TasksPage() {
   const [editingId, setEditingId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
   const list = useQuery(tasksQueryOptions());
-  const companies = useQuery({ ...companiesQueryOptions(), enabled: admin });
-  const companyNames = useMemo(
-    () => new Map((companies.data ?? []).map((company) => [company.tenantId, company.name])),
-    [companies.data],
-  );
+  const companyNames = useCompanyNames(admin);
   const rows = useMemo(
     () => (list.data ?? []).filter((row) => matchesTask(row, search, companyNames.get(row.tenantId))),
     [list.data, search, companyNames],
@@ -52,58 +49,23 @@ export function TasksPage() {
       : []),
     ...(canEdit || canDelete
       ? [
-          {
-            key: 'actions',
-            header: t('tasks.actions'),
-            align: 'right' as const,
-            width: 110,
-            render: (row: Task) => (
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                {canEdit && (
-                  <Tooltip label={t('tasks.edit')}>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={t('tasks.editNamed', { name: row.name })}
-                      onClick={() => setEditingId(row.id)}
-                    >
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-                {canDelete && (
-                  <Tooltip label={t('tasks.delete')}>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('tasks.deleteNamed', { name: row.name })}
-                      onClick={() => setDeleting(row)}
-                    >
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </Group>
-            ),
-          },
+          actionsColumn(t('tasks.actions'), (row: Task) => (
+            <RowActions
+              editLabel={t('tasks.editNamed', { name: row.name })}
+              editTooltip={t('tasks.edit')}
+              onEdit={canEdit ? () => setEditingId(row.id) : undefined}
+              deleteLabel={t('tasks.deleteNamed', { name: row.name })}
+              deleteTooltip={t('tasks.delete')}
+              onDelete={canDelete ? () => setDeleting(row) : undefined}
+            />
+          )),
         ]
       : []),
   ];
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Title order={1} fz={26}>
-          {t('tasks.title')}
-        </Title>
-        <div style={{ flex: '0 1 420px' }}>
-          <SearchBar
-            withRange={false}
-            debounceMs={0}
-            placeholder={t('tasks.searchPlaceholder')}
-            onChange={(value) => setSearch(value.text)}
-          />
-        </div>
-      </Group>
+      <ListPageHeader title={t('tasks.title')} searchPlaceholder={t('tasks.searchPlaceholder')} onSearch={setSearch} />
       <Card withBorder radius="md" padding="md">
         <DataTable
           columns={columns}
@@ -116,31 +78,15 @@ export function TasksPage() {
       </Card>
 
       {holds(viewer, 'CREATE_TASK') && (
-        <Affix position={{ bottom: 32, right: 32 }}>
-          <Tooltip label={t('tasks.create')}>
-            <ActionIcon size={56} radius="xl" aria-label={t('tasks.create')} onClick={() => setCreating(true)}>
-              <IconPlus size={28} />
-            </ActionIcon>
-          </Tooltip>
-        </Affix>
+        <FloatingCreateButton label={t('tasks.create')} onClick={() => setCreating(true)} />
       )}
       <TaskFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && <EditTask id={editingId} onClose={() => setEditingId(null)} />}
+      {editingId !== null && (
+        <LoadForEdit query={taskQueryOptions(editingId)} invalidate={taskKeys.all} onClose={() => setEditingId(null)}>
+          {(task) => <TaskFormModal opened task={task} onClose={() => setEditingId(null)} />}
+        </LoadForEdit>
+      )}
       {deleting && <DeleteTaskModal task={deleting} onClose={() => setDeleting(null)} />}
     </Stack>
   );
-}
-
-/** Loads the task fresh; if that fails the dialog closes and the list reloads (spec section 4). */
-function EditTask({ id, onClose }: { id: number; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const detail = useQuery(taskQueryOptions(id));
-  useEffect(() => {
-    if (!detail.isError) return;
-    notifyError(detail.error);
-    onClose();
-    void queryClient.invalidateQueries({ queryKey: taskKeys.all });
-  }, [detail.isError, detail.error, onClose, queryClient]);
-  if (!detail.data) return null;
-  return <TaskFormModal opened task={detail.data} onClose={onClose} />;
 }

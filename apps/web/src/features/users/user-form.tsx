@@ -1,15 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PasswordInput, Select, TextInput } from '@mantine/core';
+import { PasswordInput, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Company } from '@opsdeck/contract/companies';
 import { EMAIL_PATTERN, LIMITS } from '@opsdeck/contract/limits';
 import type { User } from '@opsdeck/contract/users';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompanySelect } from '../../components/company-select';
-import { FormModal } from '../../components/form-modal';
+import { CompanyField, useCompanyScope } from '../../components/company-select';
+import { FormModal, useModalForm } from '../../components/form-modal';
+import { nameOptions, SelectField } from '../../components/form-parts';
 import { isApiError } from '../../lib/api-client';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
@@ -83,21 +83,10 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
         )) as ReturnType<typeof zodResolver<UserFormValues, unknown, UserFormOutput>>,
     [admin, editing],
   );
-  const form = useForm<UserFormValues, unknown, UserFormOutput>({
-    resolver,
-    mode: 'onTouched',
-    defaultValues: initial,
-  });
+  const form = useModalForm<UserFormValues, UserFormOutput>({ opened, initial, resolver });
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (opened) form.reset(initial);
-  }, [opened, initial, form]);
-
-  const chosenTenant = form.watch('company');
   // Admins read the chosen (or the edited user's) company's lists; anyone else their own.
-  const tenant = admin ? (chosenTenant ?? undefined) : undefined;
-  const ready = opened && (!admin || Boolean(chosenTenant));
+  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const departments = useQuery({ ...formDepartmentsQueryOptions(tenant), enabled: ready });
   const roles = useQuery({ ...formRolesQueryOptions(tenant), enabled: ready });
   rolesRef.current = roles.data ?? [];
@@ -124,15 +113,6 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
     await register.mutateAsync(toRegisterUser(values, companyId));
     notifyDone('added', name);
   };
-
-  const departmentData = (departments.data ?? []).map((department) => ({
-    value: String(department.id),
-    label: truncateText(department.name, LIMITS.truncate.dropdownName),
-  }));
-  const roleData = (roles.data ?? []).map((role) => ({
-    value: String(role.id),
-    label: truncateText(role.name, LIMITS.truncate.dropdownName),
-  }));
 
   return (
     <FormModal
@@ -163,25 +143,17 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
       }}
     >
       {admin && (
-        <Controller
+        <CompanyField
           control={form.control}
           name="company"
-          render={({ field }) => (
-            <CompanySelect
-              value={field.value}
-              disabled={editing}
-              error={errors.company?.message}
-              onBlur={field.onBlur}
-              onChange={(tenantId, picked) => {
-                field.onChange(tenantId);
-                setCompany(picked);
-                // Another company: its own departments and roles (spec section 4).
-                form.setValue('departmentId', null);
-                form.setValue('roleId', null);
-                form.clearErrors(['departmentId', 'roleId']);
-              }}
-            />
-          )}
+          disabled={editing}
+          onChange={(picked) => {
+            setCompany(picked);
+            // Another company: its own departments and roles (spec section 4).
+            form.setValue('departmentId', null);
+            form.setValue('roleId', null);
+            form.clearErrors(['departmentId', 'roleId']);
+          }}
         />
       )}
       <TextInput
@@ -230,48 +202,28 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
           />
         </>
       )}
-      <Controller
+      <SelectField
         control={form.control}
         name="roleId"
-        render={({ field }) => (
-          <Select
-            label={t('users.role')}
-            placeholder={t('users.rolePlaceholder')}
-            required
-            searchable
-            disabled={!ready}
-            data={roleData}
-            value={field.value}
-            onChange={(value) => {
-              field.onChange(value);
-              if (form.formState.submitCount > 0 || form.getFieldState('departmentId').isTouched) {
-                void form.trigger('departmentId');
-              }
-            }}
-            onBlur={field.onBlur}
-            error={errorText(errors.roleId?.message)}
-            nothingFoundMessage={t('table.empty')}
-          />
-        )}
+        label={t('users.role')}
+        placeholder={t('users.rolePlaceholder')}
+        required
+        disabled={!ready}
+        data={nameOptions(roles.data ?? [])}
+        onChange={() => {
+          if (form.formState.submitCount > 0 || form.getFieldState('departmentId').isTouched) {
+            void form.trigger('departmentId');
+          }
+        }}
       />
-      <Controller
+      <SelectField
         control={form.control}
         name="departmentId"
-        render={({ field }) => (
-          <Select
-            label={t('users.department')}
-            placeholder={t('users.departmentPlaceholder')}
-            clearable
-            searchable
-            disabled={!ready}
-            data={departmentData}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(errors.departmentId?.message)}
-            nothingFoundMessage={t('table.empty')}
-          />
-        )}
+        label={t('users.department')}
+        placeholder={t('users.departmentPlaceholder')}
+        clearable
+        disabled={!ready}
+        data={nameOptions(departments.data ?? [])}
       />
     </FormModal>
   );

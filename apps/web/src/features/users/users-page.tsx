@@ -1,14 +1,15 @@
-import { ActionIcon, Affix, Card, Group, Stack, Title, Tooltip } from '@mantine/core';
+import { Card, Stack } from '@mantine/core';
 import type { User, UserSortField } from '@opsdeck/contract/users';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { SortState } from '../../components/data-table/table-state';
-import { SearchBar } from '../../components/search-bar/search-bar';
+import { FloatingCreateButton } from '../../components/floating-create-button';
+import { ListPageHeader } from '../../components/list-page-header';
+import { LoadForEdit } from '../../components/load-for-edit';
+import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds } from '../../lib/authorities';
-import { notifyError } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { userKeys, userQueryOptions, usersPageQueryOptions } from './api';
 import { ArchiveUserModal } from './archive-user';
@@ -50,60 +51,31 @@ export function UsersPage() {
     { key: 'email', header: t('users.email'), value: (row) => row.emailAddress, sortable: true },
     ...(canEdit || canDelete
       ? [
-          {
-            key: 'actions',
-            header: t('users.actions'),
-            align: 'right' as const,
-            width: 110,
-            render: (row: User) => (
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                {canEdit && (
-                  <Tooltip label={t('users.edit')}>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={t('users.editNamed', { name: row.completeName })}
-                      onClick={() => setEditingId(row.id)}
-                    >
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-                {canDelete && (
-                  <Tooltip label={t('users.delete')}>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('users.deleteNamed', { name: row.completeName })}
-                      onClick={() => setArchiving(row)}
-                    >
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </Group>
-            ),
-          },
+          actionsColumn(t('users.actions'), (row: User) => (
+            <RowActions
+              editLabel={t('users.editNamed', { name: row.completeName })}
+              editTooltip={t('users.edit')}
+              onEdit={canEdit ? () => setEditingId(row.id) : undefined}
+              deleteLabel={t('users.deleteNamed', { name: row.completeName })}
+              deleteTooltip={t('users.delete')}
+              onDelete={canDelete ? () => setArchiving(row) : undefined}
+            />
+          )),
         ]
       : []),
   ];
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Title order={1} fz={26}>
-          {t('users.title')}
-        </Title>
-        <div style={{ flex: '0 1 420px' }}>
-          <SearchBar
-            withRange={false}
-            placeholder={t('users.searchPlaceholder')}
-            onChange={(value) => {
-              setSearch(value.text);
-              setPage(1);
-            }}
-          />
-        </div>
-      </Group>
+      <ListPageHeader
+        title={t('users.title')}
+        searchPlaceholder={t('users.searchPlaceholder')}
+        serverSearch
+        onSearch={(text) => {
+          setSearch(text);
+          setPage(1);
+        }}
+      />
       <Card withBorder radius="md" padding="md">
         <DataTable
           mode="server"
@@ -124,31 +96,15 @@ export function UsersPage() {
       </Card>
 
       {holds(viewer, 'CREATE_USER') && (
-        <Affix position={{ bottom: 32, right: 32 }}>
-          <Tooltip label={t('users.create')}>
-            <ActionIcon size={56} radius="xl" aria-label={t('users.create')} onClick={() => setCreating(true)}>
-              <IconPlus size={28} />
-            </ActionIcon>
-          </Tooltip>
-        </Affix>
+        <FloatingCreateButton label={t('users.create')} onClick={() => setCreating(true)} />
       )}
       <UserFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && <EditUser id={editingId} onClose={() => setEditingId(null)} />}
+      {editingId !== null && (
+        <LoadForEdit query={userQueryOptions(editingId)} invalidate={userKeys.all} onClose={() => setEditingId(null)}>
+          {(user) => <UserFormModal opened user={user} onClose={() => setEditingId(null)} />}
+        </LoadForEdit>
+      )}
       {archiving && <ArchiveUserModal opened user={archiving} onClose={() => setArchiving(null)} />}
     </Stack>
   );
-}
-
-/** Loads the user fresh; if that fails the dialog closes and the list reloads (spec section 4). */
-function EditUser({ id, onClose }: { id: number; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const detail = useQuery(userQueryOptions(id));
-  useEffect(() => {
-    if (!detail.isError) return;
-    notifyError(detail.error);
-    onClose();
-    void queryClient.invalidateQueries({ queryKey: userKeys.all });
-  }, [detail.isError, detail.error, onClose, queryClient]);
-  if (!detail.data) return null;
-  return <UserFormModal opened user={detail.data} onClose={onClose} />;
 }

@@ -1,0 +1,56 @@
+import { ActionIcon, Group, type MantineSpacing, Tooltip } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { Column } from './data-table/data-table';
+
+interface RowActionsProps {
+  /** The edit icon's accessible name, naming the row (e.g. 'Edit Sales'). */
+  editLabel: string;
+  deleteLabel: string;
+  /** Hover texts; none shows no tooltip. */
+  editTooltip?: string;
+  deleteTooltip?: string;
+  /** None hides the icon (the viewer lacks the authority). */
+  onEdit?: () => void;
+  onDelete?: () => void;
+  gap?: MantineSpacing;
+}
+
+/** A row's edit (pencil) and delete (red bin) icons of the list pages. */
+export function RowActions({
+  editLabel,
+  deleteLabel,
+  editTooltip,
+  deleteTooltip,
+  onEdit,
+  onDelete,
+  gap = 4,
+}: RowActionsProps) {
+  return (
+    <Group gap={gap} justify="flex-end" wrap="nowrap">
+      {onEdit && (
+        <WithTooltip label={editTooltip}>
+          <ActionIcon variant="subtle" aria-label={editLabel} onClick={onEdit}>
+            <IconPencil size={18} />
+          </ActionIcon>
+        </WithTooltip>
+      )}
+      {onDelete && (
+        <WithTooltip label={deleteTooltip}>
+          <ActionIcon variant="subtle" color="red" aria-label={deleteLabel} onClick={onDelete}>
+            <IconTrash size={18} />
+          </ActionIcon>
+        </WithTooltip>
+      )}
+    </Group>
+  );
+}
+
+function WithTooltip({ label, children }: { label?: string; children: ReactNode }) {
+  return label ? <Tooltip label={label}>{children}</Tooltip> : children;
+}
+
+/** The list tables' last column, of each row's actions. */
+export function actionsColumn<T>(header: string, render: (row: T) => ReactNode): Column<T> {
+  return { key: 'actions', header, align: 'right', width: 110, render };
+}
