@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { pngFile } from './png-fixtures';
 
 /** Demo accounts seeded by the server (apps/server/src/seed/demo.ts); all share one password. */
 export const DEMO_PASSWORD = 'opsdeck-demo';
@@ -45,4 +46,45 @@ export function resetLinkOf(mail: string): string {
   const match = unfolded.match(/https?:\/\/[^\s"<]+\/login\?resetPasswordKey=[A-Za-z0-9_%-]+/);
   if (!match) throw new Error('no reset link in the mail');
   return match[0];
+}
+
+/** The demo company head's API, for arranging statuses and tasks before a browser test. */
+export async function asCompanyHead(request: APIRequestContext) {
+  const headers = { 'X-App-Key': 'opsdeck-console' };
+  const login = await request.post('/api/login', {
+    headers,
+    data: { username: USERS.companyHead.email, password: DEMO_PASSWORD },
+  });
+  const { token } = (await login.json()) as { token: string };
+  const auth = { ...headers, 'X-Auth-Token': token };
+  const departments = (await (await request.get('/api/department', { headers: auth })).json()) as {
+    id: number;
+    name: string;
+  }[];
+  const departmentId = (name: string) => departments.find((department) => department.name === name)?.id;
+  return {
+    async status(name: string, department: string) {
+      const response = await request.post('/api/status', {
+        headers: auth,
+        data: {
+          name,
+          departmentId: departmentId(department),
+          threshold: 0,
+          color: '#0c8599',
+          icon: `data:image/png;base64,${pngFile('s.png', 24).buffer.toString('base64')}`,
+          trackIdle: false,
+          fileName: 's.png',
+        },
+      });
+      expect(response.status()).toBe(201);
+      return (await response.json()) as { id: number };
+    },
+    async task(name: string, statusId: number, department: string) {
+      const response = await request.post('/api/task', {
+        headers: auth,
+        data: { name, statusId, departmentId: departmentId(department) },
+      });
+      expect(response.status()).toBe(201);
+    },
+  };
 }

@@ -144,6 +144,7 @@ export const ERROR_MESSAGES = {
   // Role
   ERROR_ROLE_NAME_REQUIRED: 'Role name is required.',
   ERROR_ROLE_NAME_TOO_LONG: 'Role name must be at most 255 characters.',
+  ERROR_ROLE_NAME_INVALID: 'Role name must not contain \\ / : * ? " | < >.',
   ERROR_ROLE_NAME_DUPLICATE: 'A role with this name already exists.',
   ERROR_ROLE_NOT_EXIST: 'The role does not exist.',
   ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER: 'Role is assigned to users and cannot be deleted.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUTHORITY_KEYS } from './authorities';
-import { LIMITS } from './limits';
+import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
 
 /** An authority as the role checklist shows it (spec section 3: id, key, title; the id is the key). */
 export const AuthorityItem = z.object({ id: z.string(), key: z.string(), title: z.string() }).meta({ id: 'Authority' });
@@ -20,12 +20,13 @@ export const Role = z
   .meta({ id: 'Role' });
 export type Role = z.infer<typeof Role>;
 
-/** Spec section 5, Role: name required, at most 255 characters (trimmed). */
+/** Spec section 5, Role: name required, at most 255 characters (trimmed), none of the forbidden characters. */
 export const RoleName = z
   .string({ error: 'ERROR_ROLE_NAME_REQUIRED' })
   .trim()
   .min(1, 'ERROR_ROLE_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_ROLE_NAME_TOO_LONG');
+  .max(LIMITS.nameMax, 'ERROR_ROLE_NAME_TOO_LONG')
+  .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_ROLE_NAME_INVALID');
 
 /** Authority keys a role holds; each must be one the product knows. */
 export const AuthorityNames = z.array(z.enum(AUTHORITY_KEYS, { error: 'ERROR_ROLE_AUTHORITY_INVALID' }), {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DepartmentRef } from './departments';
 import type { ErrorKey } from './errors';
-import { LIMITS } from './limits';
+import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
 
 /** Spec section 9: threshold 0 to 60 whole minutes (default 0), colour default #000000, png icons. */
 export const STATUS_LIMITS = {
@@ -31,8 +31,13 @@ export const Status = z
     icon: z.string(),
     fileName: z.string(),
     trackIdle: z.boolean(),
-    /** Built-in statuses the agents rely on: shown, never changed or deleted. */
+    /**
+     * Whether the caller may change or delete it (spec section 2: edit and delete only for
+     * editable statuses): not built in, and of a department the caller heads or one below.
+     */
     editable: z.boolean(),
+    /** Built-in statuses the agents rely on: shown, never changed or deleted by anyone. */
+    builtIn: z.boolean(),
     tenantId: z.string(),
   })
   .meta({ id: 'Status' });
@@ -43,7 +48,8 @@ export const StatusName = z
   .string({ error: 'ERROR_GENERAL_NAME_REQUIRED' })
   .trim()
   .min(1, 'ERROR_GENERAL_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_GENERAL_NAME_TOO_LONG');
+  .max(LIMITS.nameMax, 'ERROR_GENERAL_NAME_TOO_LONG')
+  .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_GENERAL_NAME_INVALID');
 
 /**
  * The body of POST /api/status and PUT /api/status/{id} (spec section 7). The icon is a base64

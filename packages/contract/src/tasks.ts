@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DepartmentRef } from './departments';
-import { LIMITS } from './limits';
+import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
 import { StatusRef } from './statuses';
 
 /** Spec section 3, Task. */
@@ -10,6 +10,8 @@ export const Task = z
     name: z.string(),
     status: StatusRef,
     department: DepartmentRef,
+    /** Whether the caller may change or delete it: of a department they head or one below (spec section 6). */
+    editable: z.boolean(),
     tenantId: z.string(),
   })
   .meta({ id: 'Task' });
@@ -22,7 +24,8 @@ export const SaveTask = z
       .string({ error: 'ERROR_TASK_NAME_REQUIRED' })
       .trim()
       .min(1, 'ERROR_TASK_NAME_REQUIRED')
-      .max(LIMITS.nameMax, 'ERROR_GENERAL_NAME_TOO_LONG'),
+      .max(LIMITS.nameMax, 'ERROR_GENERAL_NAME_TOO_LONG')
+      .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_GENERAL_NAME_INVALID'),
     statusId: z
       .number({ error: 'ERROR_TASK_STATUS_REQUIRED' })
       .int('ERROR_TASK_STATUS_REQUIRED')

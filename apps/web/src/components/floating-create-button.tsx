@@ -1,4 +1,4 @@
-import { ActionIcon, Affix, Tooltip } from '@mantine/core';
+import { ActionIcon, Affix, Box, Tooltip } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 
 interface FloatingCreateButtonProps {
@@ -8,7 +8,10 @@ interface FloatingCreateButtonProps {
   withTooltip?: boolean;
 }
 
-/** The round create button at the bottom right of a list page (spec section 2). */
+/**
+ * The round create button at the bottom right of a list page (spec section 2). The space it
+ * leaves below the page lets the last rows and the page links scroll clear of it.
+ */
 export function FloatingCreateButton({ label, onClick, withTooltip = true }: FloatingCreateButtonProps) {
   const button = (
     <ActionIcon size={56} radius="xl" aria-label={label} onClick={onClick}>
@@ -16,8 +19,11 @@ export function FloatingCreateButton({ label, onClick, withTooltip = true }: Flo
     </ActionIcon>
   );
   return (
-    <Affix position={{ bottom: 32, right: 32 }}>
-      {withTooltip ? <Tooltip label={label}>{button}</Tooltip> : button}
-    </Affix>
+    <>
+      <Box h={64} aria-hidden="true" />
+      <Affix position={{ bottom: 32, right: 32 }}>
+        {withTooltip ? <Tooltip label={label}>{button}</Tooltip> : button}
+      </Affix>
+    </>
   );
 }

@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 
+/** 'all' departments of the tenant, or the ids of those a user may manage. */
+export type Manageable = 'all' | Set<number>;
+
 /**
  * The departments whose statuses and tasks a user may change (spec section 6): those they head
  * and every descendant. Admins and the company head (the company's main admin, spec section 1)
@@ -10,7 +13,7 @@ import type { RequestAuth } from '../../platform/access';
 export async function manageableDepartmentIds(
   db: Executor,
   auth: Pick<RequestAuth, 'userId' | 'isAdmin' | 'tenantId'>,
-): Promise<'all' | Set<number>> {
+): Promise<Manageable> {
   if (auth.isAdmin) return 'all';
   if (auth.tenantId === null) return new Set();
   const rows = await selectRows<{ id: number; company_head: boolean }>(
@@ -33,6 +36,6 @@ export async function manageableDepartmentIds(
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-export function canManage(manageable: 'all' | Set<number>, departmentId: number) {
+export function canManage(manageable: Manageable, departmentId: number) {
   return manageable === 'all' || manageable.has(departmentId);
 }

@@ -162,6 +162,14 @@ describe('POST /api/usergroup', () => {
     const long = await create(head, { name: 'x'.repeat(256), authorityNames: [] });
     expect(long.status).toBe(400);
     expect(long.body).toMatchObject({ key: 'ERROR_ROLE_NAME_TOO_LONG', fields: { name: 'ERROR_ROLE_NAME_TOO_LONG' } });
+    for (const name of ['a/b', 'a\\b', 'a:b', 'a*b', 'a?b', 'a"b', 'a|b', 'a<b', 'a>b']) {
+      const invalid = await create(head, { name, authorityNames: [] });
+      expect(invalid.status, name).toBe(400);
+      expect(invalid.body).toMatchObject({
+        key: 'ERROR_ROLE_NAME_INVALID',
+        fields: { name: 'ERROR_ROLE_NAME_INVALID' },
+      });
+    }
     await createOk(head, 'y'.repeat(255), []);
   });
 
@@ -223,6 +231,9 @@ describe('PUT /api/usergroup/{id}', () => {
     const long = await update(head, role.id, { name: 'x'.repeat(256), newAuthorityName: [] });
     expect(long.status).toBe(400);
     expect(long.body).toMatchObject({ key: 'ERROR_ROLE_NAME_TOO_LONG' });
+    expect((await update(head, role.id, { name: 'a/b', newAuthorityName: [] })).body).toMatchObject({
+      key: 'ERROR_ROLE_NAME_INVALID',
+    });
     const duplicate = await update(head, role.id, { name: 'watchers', newAuthorityName: [] });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({

@@ -7,10 +7,11 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { decodeDataUrl, pngDataUrl, pngInfo } from '../../platform/png';
 import { readTenant, writeTenant } from '../../platform/tenancy';
 import type { AuthService } from '../auth/service';
-import { canManage, manageableDepartmentIds } from '../departments/access';
+import { canManage, type Manageable, manageableDepartmentIds } from '../departments/access';
 import * as q from './queries';
 
-function toStatus(row: q.StatusRow): Status {
+/** A status as the caller sees it: `editable` says whether they may change it (spec sections 2 and 6). */
+function toStatus(row: q.StatusRow, manageable: Manageable): Status {
   return {
     id: row.id,
     name: row.name,
@@ -21,7 +22,8 @@ function toStatus(row: q.StatusRow): Status {
     icon: pngDataUrl(row.icon),
     fileName: row.fileName,
     trackIdle: row.trackIdle,
-    editable: row.editable,
+    editable: row.editable && canManage(manageable, row.departmentId),
+    builtIn: !row.editable,
     tenantId: row.tenantId,
   };
 }
@@ -72,11 +74,12 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
   return {
     /** Every status of the tenant; an admin with no X-Tenant-Id reads every company's. */
     async list(auth: RequestAuth): Promise<Status[]> {
-      return (await q.listStatuses(db, readTenant(auth))).map(toStatus);
+      const manageable = await manageableDepartmentIds(db, auth);
+      return (await q.listStatuses(db, readTenant(auth))).map((row) => toStatus(row, manageable));
     },
 
     async get(auth: RequestAuth, id: number): Promise<Status> {
-      return toStatus(await load(auth, id));
+      return toStatus(await load(auth, id), await manageableDepartmentIds(db, auth));
     },
 
     async create(auth: RequestAuth, body: SaveStatus): Promise<Status> {
@@ -94,7 +97,7 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
         icon,
         fileName: iconFileName(body.fileName),
       });
-      return toStatus((await q.findStatus(db, tenantId, id))!);
+      return toStatus((await q.findStatus(db, tenantId, id))!, await manageableDepartmentIds(db, auth));
     },
 
     async update(auth: RequestAuth, id: number, body: SaveStatus): Promise<Status> {
@@ -113,7 +116,7 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
         trackIdle: body.trackIdle,
         ...(icon ? { icon, fileName: iconFileName(body.fileName) } : {}),
       });
-      return toStatus((await q.findStatus(db, tenantId, id))!);
+      return toStatus((await q.findStatus(db, tenantId, id))!, await manageableDepartmentIds(db, auth));
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {

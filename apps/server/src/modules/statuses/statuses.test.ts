@@ -95,6 +95,7 @@ describe('POST /api/status', () => {
       fileName: 'available.png',
       trackIdle: true,
       editable: true,
+      builtIn: false,
       tenantId: a.tenantId,
     });
     expect((await rowOf(result.body.id))?.icon.length).toBeGreaterThan(8);
@@ -115,6 +116,7 @@ describe('POST /api/status', () => {
     ['a missing name', { name: undefined }, 'name', 'ERROR_GENERAL_NAME_REQUIRED'],
     ['a blank name', { name: '   ' }, 'name', 'ERROR_GENERAL_NAME_REQUIRED'],
     ['a name of 256 characters', { name: 'n'.repeat(256) }, 'name', 'ERROR_GENERAL_NAME_TOO_LONG'],
+    ['a name with a forbidden character', { name: 'On/Off' }, 'name', 'ERROR_GENERAL_NAME_INVALID'],
     ['no department', { departmentId: undefined }, 'departmentId', 'ERROR_STATUS_DEPARTMENT_REQUIRED'],
     ['a department of null', { departmentId: null }, 'departmentId', 'ERROR_STATUS_DEPARTMENT_REQUIRED'],
     ['a department of 0 (the placeholder)', { departmentId: 0 }, 'departmentId', 'ERROR_STATUS_DEPARTMENT_REQUIRED'],
@@ -268,6 +270,30 @@ describe('GET /api/status', () => {
     expect(malformed.status).toBe(400);
   });
 
+  it('says which statuses the caller may change: editable in the departments they head and below', async () => {
+    const inChild = await createOne({ departmentId: childDept });
+    const inSibling = await createOne({ departmentId: siblingDept });
+    const builtIn = await createOne({ departmentId: childDept });
+    await db().update(statuses).set({ editable: false }).where(eq(statuses.id, builtIn.id));
+    const editableFor = async (token: string) => {
+      const list = (await t.call<Status[]>('/api/status', { token })).body;
+      const byId = new Map(list.map((status) => [status.id, status]));
+      return [inChild.id, inSibling.id, builtIn.id].map((id) => [byId.get(id)!.editable, byId.get(id)!.builtIn]);
+    };
+    expect(await editableFor(parentHeadToken)).toEqual([
+      [true, false],
+      [false, false],
+      [false, true],
+    ]);
+    expect(await editableFor(companyHeadToken)).toEqual([
+      [true, false],
+      [true, false],
+      [false, true],
+    ]);
+    const one = await t.call<Status>(`/api/status/${inSibling.id}`, { token: siblingHeadToken });
+    expect(one.body.editable).toBe(true);
+  });
+
   it('is readable with a task authority alone (the task form needs it)', async () => {
     const token = await tokenFor(t, a, ['CREATE_TASK']);
     expect((await t.call('/api/status', { token })).status).toBe(200);
@@ -303,6 +329,7 @@ describe('PUT /api/status/{id}', () => {
   it.each([
     ['a missing name', { name: '' }, 'ERROR_GENERAL_NAME_REQUIRED'],
     ['a long name', { name: 'x'.repeat(256) }, 'ERROR_GENERAL_NAME_TOO_LONG'],
+    ['a forbidden character', { name: 'a<b' }, 'ERROR_GENERAL_NAME_INVALID'],
     ['no department', { departmentId: null }, 'ERROR_STATUS_DEPARTMENT_REQUIRED'],
     ['a bad threshold', { threshold: 100 }, 'ERROR_STATUS_THRESHOLD_INVALID'],
     ['no color', { color: null }, 'ERROR_STATUS_COLOR_REQUIRED'],

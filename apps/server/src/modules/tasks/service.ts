@@ -4,15 +4,17 @@ import type { RequestAuth } from '../../platform/access';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
 import { readTenant, writeTenant } from '../../platform/tenancy';
 import type { AuthService } from '../auth/service';
-import { canManage, manageableDepartmentIds } from '../departments/access';
+import { canManage, type Manageable, manageableDepartmentIds } from '../departments/access';
 import * as q from './queries';
 
-function toTask(row: q.TaskRow): Task {
+/** A task as the caller sees it: `editable` says whether they may change it (spec section 6). */
+function toTask(row: q.TaskRow, manageable: Manageable): Task {
   return {
     id: row.id,
     name: row.name,
     status: { id: row.statusId, name: row.statusName },
     department: { id: row.departmentId, name: row.departmentName },
+    editable: canManage(manageable, row.departmentId),
     tenantId: row.tenantId,
   };
 }
@@ -47,11 +49,12 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
   return {
     /** Every task of the tenant; an admin with no X-Tenant-Id reads every company's. */
     async list(auth: RequestAuth): Promise<Task[]> {
-      return (await q.listTasks(db, readTenant(auth))).map(toTask);
+      const manageable = await manageableDepartmentIds(db, auth);
+      return (await q.listTasks(db, readTenant(auth))).map((row) => toTask(row, manageable));
     },
 
     async get(auth: RequestAuth, id: number): Promise<Task> {
-      return toTask(await load(auth, id));
+      return toTask(await load(auth, id), await manageableDepartmentIds(db, auth));
     },
 
     async create(auth: RequestAuth, body: SaveTask): Promise<Task> {
@@ -59,7 +62,7 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
       await requireReferences(tenantId, body);
       await requireManageable(auth, body.departmentId);
       const id = await q.insertTask(db, tenantId, body);
-      return toTask((await q.findTask(db, tenantId, id))!);
+      return toTask((await q.findTask(db, tenantId, id))!, await manageableDepartmentIds(db, auth));
     },
 
     async update(auth: RequestAuth, id: number, body: SaveTask): Promise<Task> {
@@ -68,7 +71,7 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
       await requireReferences(current.tenantId, body);
       await requireManageable(auth, body.departmentId);
       await q.updateTask(db, current.tenantId, id, body);
-      return toTask((await q.findTask(db, current.tenantId, id))!);
+      return toTask((await q.findTask(db, current.tenantId, id))!, await manageableDepartmentIds(db, auth));
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {

@@ -91,6 +91,7 @@ describe('POST /api/task', () => {
       name: 'Route planning',
       status: { id: statusA, name: 'Available' },
       department: { id: childDept, name: 'Dispatch' },
+      editable: true,
       tenantId: a.tenantId,
     });
   });
@@ -99,6 +100,7 @@ describe('POST /api/task', () => {
     ['a missing name', { name: undefined }, 'name', 'ERROR_TASK_NAME_REQUIRED'],
     ['a blank name', { name: '  ' }, 'name', 'ERROR_TASK_NAME_REQUIRED'],
     ['a name of 256 characters', { name: 'n'.repeat(256) }, 'name', 'ERROR_GENERAL_NAME_TOO_LONG'],
+    ['a name with a forbidden character', { name: 'Route:planning' }, 'name', 'ERROR_GENERAL_NAME_INVALID'],
     ['no status', { statusId: undefined }, 'statusId', 'ERROR_TASK_STATUS_REQUIRED'],
     ['a status of 0', { statusId: 0 }, 'statusId', 'ERROR_TASK_STATUS_REQUIRED'],
     ['no department', { departmentId: null }, 'departmentId', 'ERROR_TASK_DEPARTMENT_REQUIRED'],
@@ -152,6 +154,19 @@ describe('GET /api/task', () => {
     expect(named.body.map((task) => task.id)).toEqual([other.body.id]);
   });
 
+  it('says which tasks the caller may change: editable in the departments they head and below', async () => {
+    const inChild = await createOne({ departmentId: childDept });
+    const inSibling = await createOne({ departmentId: siblingDept });
+    const editableFor = async (token: string) => {
+      const list = (await t.call<Task[]>('/api/task', { token })).body;
+      return [inChild.id, inSibling.id].map((id) => list.find((task) => task.id === id)!.editable);
+    };
+    expect(await editableFor(parentHeadToken)).toEqual([true, false]);
+    expect(await editableFor(siblingHeadToken)).toEqual([false, true]);
+    expect(await editableFor(companyHeadToken)).toEqual([true, true]);
+    expect(await editableFor(adminToken)).toEqual([true, true]);
+  });
+
   it('answers one task, a missing one as not existing, a malformed id as invalid', async () => {
     const created = await createOne();
     expect((await t.call(`/api/task/${created.id}`, { token: companyHeadToken })).body).toEqual(created);
@@ -173,6 +188,7 @@ describe('PUT /api/task/{id}', () => {
   it.each([
     ['a missing name', { name: '' }, 'ERROR_TASK_NAME_REQUIRED'],
     ['a long name', { name: 'n'.repeat(256) }, 'ERROR_GENERAL_NAME_TOO_LONG'],
+    ['a forbidden character', { name: 'a|b' }, 'ERROR_GENERAL_NAME_INVALID'],
     ['no status', { statusId: null }, 'ERROR_TASK_STATUS_REQUIRED'],
     ['no department', { departmentId: undefined }, 'ERROR_TASK_DEPARTMENT_REQUIRED'],
   ])('refuses %s', async (_case, overrides, key) => {

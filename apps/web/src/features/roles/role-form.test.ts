@@ -11,6 +11,13 @@ describe('roleFormSchema', () => {
       ['name', 'ERROR_ROLE_NAME_REQUIRED'],
       ['company', 'ERROR_COMPANY_REQUIRED'],
     ]);
+    // A name never typed (undefined) is a type error, which stops object-level checks: the
+    // company is still flagged on the first submit.
+    const untouched = admin.safeParse({ company: null, authorityNames: [] });
+    expect(untouched.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['name', 'company']);
+    expect(admin.safeParse({ name: 'a/b', company: 't', authorityNames: [] }).error?.issues[0]?.message).toBe(
+      'ERROR_ROLE_NAME_INVALID',
+    );
     expect(admin.safeParse({ name: 'x'.repeat(256), company: 't', authorityNames: [] }).error?.issues[0]?.message).toBe(
       'ERROR_ROLE_NAME_TOO_LONG',
     );

@@ -7,13 +7,15 @@ import { z } from 'zod';
  * admins) and the checked authority keys. The server checks the keys and the escalation rule.
  */
 export function roleFormSchema(requireCompany: boolean) {
-  return z
-    .object({ name: RoleName, company: z.string().nullable(), authorityNames: z.array(z.string()) })
-    .superRefine((values, context) => {
-      if (requireCompany && !values.company) {
-        context.addIssue({ code: 'custom', path: ['company'], message: 'ERROR_COMPANY_REQUIRED' });
-      }
-    });
+  return z.object({
+    name: RoleName,
+    // Checked on the field itself, so an empty form flags the company along with the name.
+    company: z
+      .string()
+      .nullable()
+      .refine((company) => !requireCompany || Boolean(company), 'ERROR_COMPANY_REQUIRED'),
+    authorityNames: z.array(z.string()),
+  });
 }
 
 export type RoleFormValues = z.input<ReturnType<typeof roleFormSchema>>;

@@ -100,7 +100,15 @@ export function StatusesPage() {
     ...(canEdit || canDelete
       ? [
           actionsColumn(t('statuses.actions'), (row: Status) =>
-            row.editable ? (
+            // Built-in statuses carry a badge; others the caller may not change (not of a department
+            // they head) show no actions.
+            row.builtIn ? (
+              <Tooltip label={t('statuses.builtInHint')}>
+                <Badge variant="light" color="gray">
+                  {t('statuses.builtIn')}
+                </Badge>
+              </Tooltip>
+            ) : row.editable ? (
               <RowActions
                 editLabel={t('statuses.editNamed', { name: row.name })}
                 editTooltip={t('statuses.edit')}
@@ -109,13 +117,7 @@ export function StatusesPage() {
                 deleteTooltip={t('statuses.delete')}
                 onDelete={canDelete ? () => setDeleting(row) : undefined}
               />
-            ) : (
-              <Tooltip label={t('statuses.builtInHint')}>
-                <Badge variant="light" color="gray">
-                  {t('statuses.builtIn')}
-                </Badge>
-              </Tooltip>
-            ),
+            ) : null,
           ),
         ]
       : []),

@@ -49,14 +49,15 @@ export function TasksPage() {
       : []),
     ...(canEdit || canDelete
       ? [
+          // Only tasks of departments the viewer heads (or below) can be changed (spec section 6).
           actionsColumn(t('tasks.actions'), (row: Task) => (
             <RowActions
               editLabel={t('tasks.editNamed', { name: row.name })}
               editTooltip={t('tasks.edit')}
-              onEdit={canEdit ? () => setEditingId(row.id) : undefined}
+              onEdit={canEdit && row.editable ? () => setEditingId(row.id) : undefined}
               deleteLabel={t('tasks.deleteNamed', { name: row.name })}
               deleteTooltip={t('tasks.delete')}
-              onDelete={canDelete ? () => setDeleting(row) : undefined}
+              onDelete={canDelete && row.editable ? () => setDeleting(row) : undefined}
             />
           )),
         ]

@@ -3,7 +3,7 @@ import { PasswordInput, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Company } from '@opsdeck/contract/companies';
 import { EMAIL_PATTERN, LIMITS } from '@opsdeck/contract/limits';
-import type { User } from '@opsdeck/contract/users';
+import { requiresDepartment, type User } from '@opsdeck/contract/users';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -90,6 +90,8 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
   const departments = useQuery({ ...formDepartmentsQueryOptions(tenant), enabled: ready });
   const roles = useQuery({ ...formRolesQueryOptions(tenant), enabled: ready });
   rolesRef.current = roles.data ?? [];
+  const chosenRole = rolesRef.current.find((role) => String(role.id) === form.watch('roleId'));
+  const departmentRequired = chosenRole !== undefined && requiresDepartment([chosenRole]);
 
   const emailTaken = useEmailTaken(form.watch('emailAddress'), opened && !editing);
 
@@ -221,6 +223,8 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
         name="departmentId"
         label={t('users.department')}
         placeholder={t('users.departmentPlaceholder')}
+        // Marked required once the chosen role holds DEPARTMENT_ACCESS_LEVEL (spec section 5).
+        required={departmentRequired}
         clearable
         disabled={!ready}
         data={nameOptions(departments.data ?? [])}

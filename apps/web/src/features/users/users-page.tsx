@@ -38,14 +38,15 @@ export function UsersPage() {
     }),
   );
 
+  // Spec section 6: the Company column (and searching by company) only with ADMIN_ACCESS_LEVEL.
+  const showsCompany = holds(viewer, 'ADMIN_ACCESS_LEVEL');
   const canEdit = holds(viewer, 'EDIT_USER');
   const canDelete = holds(viewer, 'DELETE_USER');
   const columns: Column<User>[] = [
     { key: 'fullName', header: t('users.fullName'), value: (row) => row.completeName, sortable: true },
     { key: 'department', header: t('users.department'), value: (row) => row.displayDepartment, sortable: true },
     { key: 'role', header: t('users.role'), value: (row) => row.displayGroups, sortable: true },
-    // Spec section 6: the Company column only with ADMIN_ACCESS_LEVEL.
-    ...(holds(viewer, 'ADMIN_ACCESS_LEVEL')
+    ...(showsCompany
       ? [{ key: 'company', header: t('common.company'), value: (row: User) => row.companyName, sortable: true }]
       : []),
     { key: 'email', header: t('users.email'), value: (row) => row.emailAddress, sortable: true },
@@ -69,7 +70,7 @@ export function UsersPage() {
     <Stack gap="lg">
       <ListPageHeader
         title={t('users.title')}
-        searchPlaceholder={t('users.searchPlaceholder')}
+        searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
         serverSearch
         onSearch={(text) => {
           setSearch(text);
