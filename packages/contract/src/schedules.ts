@@ -33,6 +33,8 @@ export const Schedule = z
     scheduleStart: z.number(),
     scheduleEnd: z.number(),
     archived: z.boolean(),
+    /** The company's tenant: an admin's list spans companies and shows a Company column. */
+    tenantId: z.string(),
   })
   .meta({ id: 'Schedule' });
 export type Schedule = z.infer<typeof Schedule>;

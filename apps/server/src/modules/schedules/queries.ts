@@ -10,6 +10,7 @@ const scheduleColumns = {
   scheduleStart: schedules.scheduleStart,
   scheduleEnd: schedules.scheduleEnd,
   archived: schedules.archived,
+  tenantId: schedules.tenantId,
 };
 
 const inTenant = (tenantId: string | null) => (tenantId === null ? undefined : eq(schedules.tenantId, tenantId));

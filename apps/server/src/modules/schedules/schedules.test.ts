@@ -215,9 +215,13 @@ describe('GET /api/schedule', () => {
   });
 
   it('shows an admin every company without X-Tenant-Id and one company with it', async () => {
-    const all = (await list('', adminToken)).body.map((row) => row.id);
+    const allRows = (await list('', adminToken)).body;
+    const all = allRows.map((row) => row.id);
     expect(all).toContain(early.id);
     expect(all).toContain(foreign);
+    // Each row names its company's tenant, for the admin's Company column.
+    expect(allRows.find((row) => row.id === early.id)?.tenantId).toBe(a.tenantId);
+    expect(allRows.find((row) => row.id === foreign)?.tenantId).toBe(b.tenantId);
     const onlyA = (await list('', adminToken, a.tenantId)).body.map((row) => row.id);
     expect(onlyA).toContain(early.id);
     expect(onlyA).not.toContain(foreign);

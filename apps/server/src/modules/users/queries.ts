@@ -128,12 +128,13 @@ export function pageUserIdsQuery(
   offset: number,
   collectFirst = false,
 ): SQL {
-  // Inside one company every row has the same company: the order is the tie-break alone.
-  const byIdOnly = sort.field === 'company' && scope.tenantId !== null;
-  const { key, join, nullable } = byIdOnly ? { key: sql`${users.id}` } : SORT_KEYS[sort.field];
-  const order = sort.direction === 'desc' ? desc : asc;
+  // Inside one company every row has the same company: the rows are in the order of their names.
+  const field = sort.field === 'company' && scope.tenantId !== null ? 'fullName' : sort.field;
+  const direction = sql.raw(field === sort.field ? sort.direction : 'asc');
+  const order = field === sort.field && sort.direction === 'desc' ? desc : asc;
+  const { key, join, nullable } = SORT_KEYS[field];
   let query = db
-    .select({ id: users.id, sortKey: sql`${key}`.as('sort_key') })
+    .select({ id: users.id, sortKey: sql`${key}`.as('sort_key'), nameKey: sql`${fullNameKey}`.as('name_key') })
     .from(users)
     .$dynamic();
   if (join === 'department') query = query.leftJoin(departments, eq(departments.id, users.departmentId));
@@ -143,15 +144,21 @@ export function pageUserIdsQuery(
     query = query.leftJoin(keys, eq(keys.userId, users.id));
   }
   const candidates = query.where(scopeCondition(scope));
-  const direction = sql.raw(sort.direction);
+  // Users without a department (or company, or role) come last both ways, and users of one
+  // department (company, role) by name. The full name and the e-mail are never null and unique
+  // enough: their plain order, ties broken by id, lets an index serve both directions.
   if (collectFirst) {
+    const byName = nullable ? sql`name_key asc,` : sql``;
     return sql`with matches as materialized ${candidates}
-      select id from matches order by sort_key ${direction} nulls last, id ${direction} limit ${limit} offset ${offset}`;
+      select id from matches
+      order by sort_key ${direction} nulls last, ${byName} id ${direction} limit ${limit} offset ${offset}`;
   }
-  // Users without a department (or company, or role) come last both ways. The full name and the
-  // e-mail are never null: their plain order lets an index serve both directions.
-  const sortKey = nullable ? sql`${key} ${direction} nulls last` : order(key);
-  return candidates.orderBy(sortKey, order(users.id)).limit(limit).offset(offset).getSQL();
+  const sortKeys = nullable ? [sql`${key} ${direction} nulls last`, asc(fullNameKey)] : [order(key)];
+  return candidates
+    .orderBy(...sortKeys, order(users.id))
+    .limit(limit)
+    .offset(offset)
+    .getSQL();
 }
 
 /**

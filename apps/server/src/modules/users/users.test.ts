@@ -465,7 +465,7 @@ describe('GET /api/user/get-user-list', () => {
     expect((await page('page=3')).items).toEqual([]);
   });
 
-  it('sorts by every column both ways, ties broken by id', async () => {
+  it('sorts by every column both ways, ties by name, then id', async () => {
     expect((await page('page=1&sort=email,desc')).items[0]!.emailAddress).toBe('p11@paging.test');
     expect((await page('page=1&sort=email,asc')).items[0]!.emailAddress).toBe('boss@paging.test');
     const byDepartment = await page('page=1&size=13&sort=department,desc');
@@ -474,13 +474,16 @@ describe('GET /api/user/get-user-list', () => {
       'Zulu Dept',
       'Zulu Dept',
     ]);
-    const ids = byDepartment.items.slice(0, 3).map((user) => user.id);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // One department's users in the order of their names, whichever way the departments go.
+    expect(byDepartment.items.slice(0, 3).map((user) => user.firstName)).toEqual(['Person00', 'Person01', 'Person02']);
     expect((await page('page=1&sort=role,desc')).items[0]!.displayGroups).toBe('Zookeeper');
     expect((await page('page=1&sort=role')).items[0]!.displayGroups).toBe('Auditor');
-    const byCompany = await page('page=1&size=13&sort=company');
-    const companyIds = byCompany.items.map((user) => user.id);
-    expect(companyIds).toEqual([...companyIds].sort((a, b) => a - b));
+    // Inside one company, sorting by company leaves the users in the order of their names.
+    const byCompany = await page('page=1&size=13&sort=company,desc');
+    expect(byCompany.items.map((user) => user.firstName)).toEqual([
+      ...Array.from({ length: 12 }, (_, i) => `Person${String(i).padStart(2, '0')}`),
+      'Test',
+    ]);
     expect((await page('page=1&sort=fullName,desc')).items[0]!.firstName).toBe('Test');
   });
 

@@ -133,6 +133,7 @@ describe('shift helpers', () => {
       scheduleStart,
       scheduleEnd: scheduleStart + 1,
       archived: false,
+      tenantId: 't',
     });
     expect(deleteSummary([row('Zed', 30), row('Ann', 10), row('Zed', 20)])).toEqual({
       names: ['Ann Doe', 'Zed Doe'],

@@ -4,11 +4,12 @@ import { IconAlertTriangle, IconPencil, IconSettings, IconTrash } from '@tabler/
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable, type RowId } from '../../components/data-table/data-table';
 import { FloatingCreateButton } from '../../components/floating-create-button';
 import { presetRange } from '../../components/search-bar/date-range';
 import { SearchBar, type SearchValue } from '../../components/search-bar/search-bar';
-import { holds } from '../../lib/authorities';
+import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { type ScheduleFilter, schedulesQueryOptions } from './api';
 import { CreateSchedulesModal } from './create-schedules-modal';
@@ -25,6 +26,8 @@ type Mode = 'update' | 'delete';
 export function SchedulesPage() {
   const { t } = useTranslation();
   const viewer = useViewer();
+  const admin = isAdmin(viewer);
+  const companyNames = useCompanyNames(admin);
   const canCreate = holds(viewer, 'CREATE_SCHEDULE');
   const modes = (['update', 'delete'] as const).filter((mode) =>
     holds(viewer, mode === 'update' ? 'EDIT_SCHEDULE' : 'DELETE_SCHEDULE'),
@@ -73,6 +76,17 @@ export function SchedulesPage() {
       sortable: true,
     },
     { key: 'shift', header: t('schedules.shift'), value: scheduleShift, truncate: false },
+    // An admin with no company picked sees every company's schedules: say whose they are.
+    ...(admin
+      ? [
+          {
+            key: 'company',
+            header: t('common.company'),
+            value: (row: Schedule) => companyNames.get(row.tenantId) ?? null,
+            sortable: true,
+          },
+        ]
+      : []),
   ];
 
   return (
