@@ -129,6 +129,18 @@ test.describe('users as the provider admin', () => {
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page.getByText(/Showing 11–20 of \d+/)).toBeVisible();
   });
+
+  test('keeps the page links clear of the floating create button on a desktop screen', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openUsers(page, USERS.admin.email);
+    const pagination = page.getByRole('navigation', { name: 'Pagination' });
+    // A click that the create button intercepted would open the create dialog instead.
+    await pagination.getByRole('button', { name: 'Next page' }).click();
+    await expect(page.getByText(/Showing 11–20 of \d+/)).toBeVisible();
+    await pagination.getByRole('button', { name: 'Next page' }).click();
+    await expect(page.getByText(/Showing 21–30 of \d+/)).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
 });
 
 test.describe('users as the company head', () => {
