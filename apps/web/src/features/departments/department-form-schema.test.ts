@@ -71,4 +71,15 @@ describe('parent choices and the tree', () => {
     expect(tree[0]?.children?.[0]?.children?.[0]?.children?.[0]?.value).toBe('3:none');
     expect(tree[1]?.children?.map((node) => node.value)).toEqual(['4:none']);
   });
+
+  it('hang the departments of several companies under their company', () => {
+    const other = { ...department(5, null), companyName: 'A' };
+    const tree = departmentTreeData([...list, other]);
+    expect(tree.map((node) => [node.value, node.label])).toEqual([
+      ['company:A', 'A'],
+      ['company:C', 'C'],
+    ]);
+    expect(tree[0]?.children?.map((node) => node.value)).toEqual(['5']);
+    expect(tree[1]?.children?.map((node) => node.value)).toEqual(['1', '4']);
+  });
 });

@@ -8,11 +8,24 @@ import { truncateText } from '../../lib/truncate';
 
 const NO_CHILDREN = ':none';
 
+const COMPANY = 'company:';
+
 /**
  * The departments as Mantine tree data. A department without children gets one placeholder
  * child, so that opening it says 'No children' (spec section 2: the tree's 'no children' message).
+ * Departments of several companies (an admin with no company picked) hang under their company.
  */
 export function departmentTreeData(list: readonly Department[]): TreeNodeData[] {
+  const companies = [...new Set(list.map((department) => department.companyName))].sort();
+  if (companies.length < 2) return departmentForest(list);
+  return companies.map((name) => ({
+    value: `${COMPANY}${name}`,
+    label: name,
+    children: departmentForest(list.filter((department) => department.companyName === name)),
+  }));
+}
+
+function departmentForest(list: readonly Department[]): TreeNodeData[] {
   const ids = new Set(list.map((department) => department.id));
   const childrenOf = new Map<number | null, Department[]>();
   for (const department of list) {
@@ -62,7 +75,9 @@ function OpenTree({ data }: { data: TreeNodeData[] }) {
               ) : (
                 <IconChevronRight size={14} aria-hidden="true" />
               ))}
-            <Text size="sm">{truncateText(String(node.label), LIMITS.truncate.tableContent)}</Text>
+            <Text size="sm" fw={node.value.startsWith(COMPANY) ? 600 : undefined}>
+              {truncateText(String(node.label), LIMITS.truncate.tableContent)}
+            </Text>
           </Group>
         )
       }
