@@ -16,6 +16,11 @@ export const users = pgTable(
     lastName: text('last_name').notNull(),
     emailAddress: text('email_address').notNull(),
     archived: boolean('archived').notNull().default(false),
+    /**
+     * The first of the user's role names, lower-cased (null without a role): the users table's
+     * role order. Kept by triggers on user_roles and roles (migration 0004), never written here.
+     */
+    roleKey: text('role_key'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -30,6 +35,23 @@ export const users = pgTable(
       .where(sql`${table.archived} = false`),
     index('users_full_name_idx')
       .on(sql`lower(${table.firstName} || ' ' || ${table.lastName})`, table.id)
+      .where(sql`${table.archived} = false`),
+    // The role order, both ways (users without a role last), served by an index like the name's.
+    index('users_tenant_role_asc_idx')
+      .on(
+        table.tenantId,
+        table.roleKey.asc().nullsLast(),
+        sql`lower(${table.firstName} || ' ' || ${table.lastName})`,
+        table.id,
+      )
+      .where(sql`${table.archived} = false`),
+    index('users_tenant_role_desc_idx')
+      .on(
+        table.tenantId,
+        table.roleKey.desc().nullsLast(),
+        sql`lower(${table.firstName} || ' ' || ${table.lastName})`,
+        table.id,
+      )
       .where(sql`${table.archived} = false`),
     // The list's substring search ('%text%') on the name and the e-mail, through trigrams (pg_trgm,
     // loaded into PGlite at open), so a search does not read every user of a large company.

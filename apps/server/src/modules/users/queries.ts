@@ -90,28 +90,14 @@ export function scopeCondition(scope: UserScope): SQL {
 }
 
 /** Each sortable column as an expression, and whether the page query must join for it. */
-const SORT_KEYS: Record<UserSortField, { key: SQL; join?: 'department' | 'company' | 'role'; nullable?: true }> = {
+const SORT_KEYS: Record<UserSortField, { key: SQL; join?: 'department' | 'company'; nullable?: true }> = {
   fullName: { key: fullNameKey },
   email: { key: sql`lower(${users.emailAddress})` },
   department: { key: sql`lower(${departments.name})`, join: 'department', nullable: true },
   company: { key: sql`lower(${companies.name})`, join: 'company', nullable: true },
-  // A user may hold several roles: sort by the first role name (alphabetically).
-  role: { key: sql`role_keys.role_key`, join: 'role', nullable: true },
+  // A user may hold several roles: the first role name, kept in users.role_key by triggers.
+  role: { key: sql`${users.roleKey}`, nullable: true },
 };
-
-/**
- * Each user's first role name, aggregated in one pass (a hash join) rather than by a subquery
- * per user, which PGlite ran 100,000 times for one page.
- */
-function roleKeys(db: Executor, tenantId: string | null) {
-  return db
-    .select({ userId: userRoles.userId, roleKey: sql<string>`min(lower(${roles.name}))`.as('role_key') })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(tenantId === null ? undefined : eq(roles.tenantId, tenantId))
-    .groupBy(userRoles.userId)
-    .as('role_keys');
-}
 
 /**
  * The page query of `pageUserIds` (the benchmark's EXPLAIN reads it). Usually the planner walks
@@ -139,23 +125,21 @@ export function pageUserIdsQuery(
     .$dynamic();
   if (join === 'department') query = query.leftJoin(departments, eq(departments.id, users.departmentId));
   if (join === 'company') query = query.leftJoin(companies, eq(companies.id, users.companyId));
-  if (join === 'role') {
-    const keys = roleKeys(db, scope.tenantId);
-    query = query.leftJoin(keys, eq(keys.userId, users.id));
-  }
   const candidates = query.where(scopeCondition(scope));
-  // Users without a department (or company, or role) come last both ways, and users of one
-  // department (company, role) by name. The full name and the e-mail are never null and unique
-  // enough: their plain order, ties broken by id, lets an index serve both directions.
+  // Users without a department (or company, or role) come last both ways, and users who share
+  // one by name, then id (the role indexes hold that order). The full name and the e-mail are
+  // never null: their plain order, ties broken by id, lets an index serve both directions.
   if (collectFirst) {
-    const byName = nullable ? sql`name_key asc,` : sql``;
+    const tieBreak = nullable ? sql`name_key asc, id asc` : sql`id ${direction}`;
     return sql`with matches as materialized ${candidates}
       select id from matches
-      order by sort_key ${direction} nulls last, ${byName} id ${direction} limit ${limit} offset ${offset}`;
+      order by sort_key ${direction} nulls last, ${tieBreak} limit ${limit} offset ${offset}`;
   }
-  const sortKeys = nullable ? [sql`${key} ${direction} nulls last`, asc(fullNameKey)] : [order(key)];
+  const sortKeys = nullable
+    ? [sql`${key} ${direction} nulls last`, asc(fullNameKey), asc(users.id)]
+    : [order(key), order(users.id)];
   return candidates
-    .orderBy(...sortKeys, order(users.id))
+    .orderBy(...sortKeys)
     .limit(limit)
     .offset(offset)
     .getSQL();

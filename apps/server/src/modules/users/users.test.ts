@@ -19,7 +19,7 @@ import {
   setCompanyHead,
   type TestCompany,
 } from '../../../test/factories';
-import { departments, sessions, users } from '../../db/schema';
+import { departments, roles, sessions, userRoles, users } from '../../db/schema';
 import { ensureBuiltInRole } from '../roles/queries';
 import { pageUserIds, resolveUserScope } from './queries';
 
@@ -417,13 +417,14 @@ describe('DELETE /api/user/archive/{id}', () => {
 describe('GET /api/user/get-user-list', () => {
   let company: TestCompany;
   let token: string;
+  let roleZ: number;
   beforeAll(async () => {
     const db = t.database.db;
     company = await createCompany(db, { name: 'Paging Co' });
     const alpha = await createDepartment(db, company, { name: 'Alpha Dept' });
     const zulu = await createDepartment(db, company, { name: 'Zulu Dept' });
     const roleA = (await createRole(db, company, ['VIEW_USER'], 'Auditor')).id;
-    const roleZ = (await createRole(db, company, ['VIEW_USER'], 'Zookeeper')).id;
+    roleZ = (await createRole(db, company, ['VIEW_USER'], 'Zookeeper')).id;
     const boss = await createUser(db, { company, role: 'COMPANY_ADMINISTRATOR', email: 'boss@paging.test' });
     token = await t.login(boss.email, boss.password);
     for (let i = 0; i < 12; i += 1) {
@@ -515,6 +516,20 @@ describe('GET /api/user/get-user-list', () => {
         }
       }
     }
+  });
+
+  it('keeps the role order as roles are renamed, given and taken away (users.role_key)', async () => {
+    const db = t.database.db;
+    const firstByRole = async () => (await page('page=1&size=13&sort=role')).items.map((user) => user.firstName);
+    await db.update(roles).set({ name: 'Aardvark' }).where(eq(roles.id, roleZ));
+    expect((await firstByRole())[0]).toBe('Person05');
+    await db.update(roles).set({ name: 'Zookeeper' }).where(eq(roles.id, roleZ));
+    expect((await firstByRole())[0]).not.toBe('Person05');
+    const person05 = (await page('page=1&search=person05')).items[0]!;
+    await db.delete(userRoles).where(eq(userRoles.userId, person05.id));
+    expect((await firstByRole()).at(-1)).toBe('Person05');
+    await db.insert(userRoles).values({ userId: person05.id, roleId: roleZ });
+    expect((await page('page=1&sort=role,desc')).items[0]!.firstName).toBe('Person05');
   });
 
   it('refuses an unknown sort field', async () => {
