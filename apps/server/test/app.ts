@@ -103,3 +103,19 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   };
 }
+
+/**
+ * The create, update and delete calls of a REST resource (`POST path`, `PUT path/{id}`,
+ * `DELETE path/{id}`), made as `defaultToken()` unless a test names another caller. Getters,
+ * because the app and the tokens are made in a `beforeAll`.
+ */
+export function resourceCalls<T>(app: () => TestApp, path: string, defaultToken: () => string) {
+  return {
+    create: (json: unknown, token = defaultToken(), tenantId?: string) =>
+      app().call<T>(path, { json, token, ...(tenantId ? { tenantId } : {}) }),
+    update: (id: number | string, json: unknown, token = defaultToken()) =>
+      app().call<T>(`${path}/${id}`, { method: 'PUT', json, token }),
+    remove: (id: number | string, token = defaultToken()) =>
+      app().call<T>(`${path}/${id}`, { method: 'DELETE', token }),
+  };
+}

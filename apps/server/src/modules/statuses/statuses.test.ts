@@ -8,7 +8,7 @@ import {
   statusesWithoutAuthority,
   tokenFor,
 } from '../../../test/access-table';
-import { startTestApp, type TestApp } from '../../../test/app';
+import { resourceCalls, startTestApp, type TestApp } from '../../../test/app';
 import { departmentScopeWorld } from '../../../test/department-scope';
 import { createDepartment, type TestCompany } from '../../../test/factories';
 import { departments, statuses, tasks } from '../../db/schema';
@@ -44,12 +44,11 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const create = (json: unknown, token = companyHeadToken, tenantId?: string) =>
-  t.call<Answer>('/api/status', { json, token, ...(tenantId ? { tenantId } : {}) });
-const update = (id: number, json: unknown, token = companyHeadToken) =>
-  t.call<Answer>(`/api/status/${id}`, { method: 'PUT', json, token });
-const remove = (id: number, token = companyHeadToken) =>
-  t.call<ErrorBody>(`/api/status/${id}`, { method: 'DELETE', token });
+const { create, update, remove } = resourceCalls<Answer>(
+  () => t,
+  '/api/status',
+  () => companyHeadToken,
+);
 
 async function createOne(overrides: Record<string, unknown> = {}, token = companyHeadToken) {
   const result = await create(body(overrides), token);

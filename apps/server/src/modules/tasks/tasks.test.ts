@@ -7,7 +7,7 @@ import {
   statusesFromOtherTenant,
   statusesWithoutAuthority,
 } from '../../../test/access-table';
-import { startTestApp, type TestApp } from '../../../test/app';
+import { resourceCalls, startTestApp, type TestApp } from '../../../test/app';
 import { departmentScopeWorld } from '../../../test/department-scope';
 import type { TestCompany } from '../../../test/factories';
 import { statuses, tasks } from '../../db/schema';
@@ -46,12 +46,11 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   departmentId: childDept,
   ...overrides,
 });
-const create = (json: unknown, token = companyHeadToken, tenantId?: string) =>
-  t.call<Answer>('/api/task', { json, token, ...(tenantId ? { tenantId } : {}) });
-const update = (id: number, json: unknown, token = companyHeadToken) =>
-  t.call<Answer>(`/api/task/${id}`, { method: 'PUT', json, token });
-const remove = (id: number, token = companyHeadToken) =>
-  t.call<ErrorBody>(`/api/task/${id}`, { method: 'DELETE', token });
+const { create, update, remove } = resourceCalls<Answer>(
+  () => t,
+  '/api/task',
+  () => companyHeadToken,
+);
 
 async function createOne(overrides: Record<string, unknown> = {}, token = companyHeadToken) {
   const result = await create(body(overrides), token);
