@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { forbidden } from '../../platform/errors';
 
 /** 'all' departments of the tenant, or the ids of those a user may manage. */
 export type Manageable = 'all' | Set<number>;
@@ -38,4 +39,13 @@ export async function manageableDepartmentIds(
 
 export function canManage(manageable: Manageable, departmentId: number) {
   return manageable === 'all' || manageable.has(departmentId);
+}
+
+/** Spec section 6: 403 with `key` unless the caller manages every one of these departments. */
+export function requireManageable(
+  manageable: Manageable,
+  key: 'ERROR_STATUS_INACCESSIBLE' | 'ERROR_TASK_INACCESSIBLE',
+  ...departmentIds: number[]
+) {
+  if (!departmentIds.every((id) => canManage(manageable, id))) throw forbidden(key);
 }

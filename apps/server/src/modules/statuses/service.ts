@@ -7,7 +7,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { decodeDataUrl, pngDataUrl, pngInfo } from '../../platform/png';
 import { readTenant, writeTenant } from '../../platform/tenancy';
 import type { AuthService } from '../auth/service';
-import { canManage, type Manageable, manageableDepartmentIds } from '../departments/access';
+import { canManage, type Manageable, manageableDepartmentIds, requireManageable } from '../departments/access';
 import * as q from './queries';
 
 /** A status as the caller sees it: `editable` says whether they may change it (spec sections 2 and 6). */
@@ -65,12 +65,6 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
     if (!department) throw badRequest('ERROR_DEPARTMENT_NOT_EXIST', { departmentId: 'ERROR_DEPARTMENT_NOT_EXIST' });
   }
 
-  /** Spec section 6: statuses change only in departments the user heads, and below them. */
-  async function requireManageable(auth: RequestAuth, ...departmentIds: number[]) {
-    const manageable = await manageableDepartmentIds(db, auth);
-    if (!departmentIds.every((id) => canManage(manageable, id))) throw forbidden('ERROR_STATUS_INACCESSIBLE');
-  }
-
   return {
     /** Every status of the tenant; an admin with no X-Tenant-Id reads every company's. */
     async list(auth: RequestAuth): Promise<Status[]> {
@@ -87,7 +81,8 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
       const icon = readIcon(body.icon);
       if (!icon) throw badRequest('ERROR_STATUS_ICON_REQUIRED', { icon: 'ERROR_STATUS_ICON_REQUIRED' });
       await requireDepartment(tenantId, body.departmentId);
-      await requireManageable(auth, body.departmentId);
+      const manageable = await manageableDepartmentIds(db, auth);
+      requireManageable(manageable, 'ERROR_STATUS_INACCESSIBLE', body.departmentId);
       const id = await q.insertStatus(db, tenantId, {
         name: body.name,
         departmentId: body.departmentId,
@@ -97,17 +92,18 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
         icon,
         fileName: iconFileName(body.fileName),
       });
-      return toStatus((await q.findStatus(db, tenantId, id))!, await manageableDepartmentIds(db, auth));
+      return toStatus((await q.findStatus(db, tenantId, id))!, manageable);
     },
 
     async update(auth: RequestAuth, id: number, body: SaveStatus): Promise<Status> {
       const current = await load(auth, id);
       const tenantId = current.tenantId;
       if (!current.editable) throw forbidden('ERROR_STATUS_INACCESSIBLE');
-      await requireManageable(auth, current.departmentId);
+      const manageable = await manageableDepartmentIds(db, auth);
+      requireManageable(manageable, 'ERROR_STATUS_INACCESSIBLE', current.departmentId);
       const icon = readIcon(body.icon);
       await requireDepartment(tenantId, body.departmentId);
-      await requireManageable(auth, body.departmentId);
+      requireManageable(manageable, 'ERROR_STATUS_INACCESSIBLE', body.departmentId);
       await q.updateStatus(db, tenantId, id, {
         name: body.name,
         departmentId: body.departmentId,
@@ -116,13 +112,13 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
         trackIdle: body.trackIdle,
         ...(icon ? { icon, fileName: iconFileName(body.fileName) } : {}),
       });
-      return toStatus((await q.findStatus(db, tenantId, id))!, await manageableDepartmentIds(db, auth));
+      return toStatus((await q.findStatus(db, tenantId, id))!, manageable);
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {
       const current = await load(auth, id);
       if (!current.editable) throw forbidden('ERROR_STATUS_INACCESSIBLE');
-      await requireManageable(auth, current.departmentId);
+      requireManageable(await manageableDepartmentIds(db, auth), 'ERROR_STATUS_INACCESSIBLE', current.departmentId);
       if ((await q.countTasksOfStatus(db, id)) > 0) throw conflict('ERROR_STATUS_DELETE');
       try {
         await q.deleteStatus(db, current.tenantId, id);

@@ -1,10 +1,10 @@
 import type { SaveTask, Task } from '@opsdeck/contract/tasks';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
-import { badRequest, forbidden, notFound } from '../../platform/errors';
+import { badRequest, notFound } from '../../platform/errors';
 import { readTenant, writeTenant } from '../../platform/tenancy';
 import type { AuthService } from '../auth/service';
-import { canManage, type Manageable, manageableDepartmentIds } from '../departments/access';
+import { canManage, type Manageable, manageableDepartmentIds, requireManageable } from '../departments/access';
 import * as q from './queries';
 
 /** A task as the caller sees it: `editable` says whether they may change it (spec section 6). */
@@ -40,12 +40,6 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
     if (first) throw badRequest(first, fields);
   }
 
-  /** Spec section 6: tasks change only in departments the user heads, and below them. */
-  async function requireManageable(auth: RequestAuth, ...departmentIds: number[]) {
-    const manageable = await manageableDepartmentIds(db, auth);
-    if (!departmentIds.every((id) => canManage(manageable, id))) throw forbidden('ERROR_TASK_INACCESSIBLE');
-  }
-
   return {
     /** Every task of the tenant; an admin with no X-Tenant-Id reads every company's. */
     async list(auth: RequestAuth): Promise<Task[]> {
@@ -60,23 +54,25 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
     async create(auth: RequestAuth, body: SaveTask): Promise<Task> {
       const tenantId = writeTenant(auth);
       await requireReferences(tenantId, body);
-      await requireManageable(auth, body.departmentId);
+      const manageable = await manageableDepartmentIds(db, auth);
+      requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', body.departmentId);
       const id = await q.insertTask(db, tenantId, body);
-      return toTask((await q.findTask(db, tenantId, id))!, await manageableDepartmentIds(db, auth));
+      return toTask((await q.findTask(db, tenantId, id))!, manageable);
     },
 
     async update(auth: RequestAuth, id: number, body: SaveTask): Promise<Task> {
       const current = await load(auth, id);
-      await requireManageable(auth, current.departmentId);
+      const manageable = await manageableDepartmentIds(db, auth);
+      requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', current.departmentId);
       await requireReferences(current.tenantId, body);
-      await requireManageable(auth, body.departmentId);
+      requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', body.departmentId);
       await q.updateTask(db, current.tenantId, id, body);
-      return toTask((await q.findTask(db, current.tenantId, id))!, await manageableDepartmentIds(db, auth));
+      return toTask((await q.findTask(db, current.tenantId, id))!, manageable);
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {
       const current = await load(auth, id);
-      await requireManageable(auth, current.departmentId);
+      requireManageable(await manageableDepartmentIds(db, auth), 'ERROR_TASK_INACCESSIBLE', current.departmentId);
       await q.deleteTask(db, current.tenantId, id);
     },
   };
