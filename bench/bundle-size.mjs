@@ -1,3 +1,4 @@
+// @ts-check
 // The console's initial JavaScript, as a browser gets it: Chromium opens /login on a running
 // server and every script response is counted at the size it crossed the wire (the server sends
 // the build's precompressed files), and also at its gzip size. Then the same after signing in.
@@ -16,8 +17,14 @@ const browser = await chromium.launch({
   args: launch.args,
 });
 
+/**
+ * @param {import('@playwright/test').Page} page
+ * @param {() => Promise<unknown>} action
+ * @returns {Promise<Map<string, { wire: number, encoding: string }>>}
+ */
 async function scriptsOf(page, action) {
   const sizes = new Map();
+  /** @param {import('@playwright/test').Response} response */
   const onResponse = async (response) => {
     if (response.request().resourceType() !== 'script') return;
     const url = new URL(response.url()).pathname;
@@ -31,6 +38,10 @@ async function scriptsOf(page, action) {
   return sizes;
 }
 
+/**
+ * @param {string} label
+ * @param {Map<string, { wire: number, encoding: string }>} sizes
+ */
 function report(label, sizes, aim = true) {
   let total = 0;
   for (const [url, { wire, encoding }] of sizes) {

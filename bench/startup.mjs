@@ -1,3 +1,4 @@
+// @ts-check
 // Seconds from `npm start` until GET /api/health answers, on a prepared clone (dependencies
 // installed, console built): once on an empty data directory (migrations and the demo seed),
 // then again on the same directory (a restart).
@@ -10,6 +11,7 @@ import { root, waitFor } from './lib.mjs';
 const port = Number(process.env.BENCH_PORT ?? 8283);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-startup-'));
 
+/** @param {string} label */
 async function timeStart(label) {
   const started = performance.now();
   const child = spawn('npm', ['start'], {
@@ -20,7 +22,7 @@ async function timeStart(label) {
   });
   await waitFor(`http://127.0.0.1:${port}/api/health`);
   const seconds = (performance.now() - started) / 1000;
-  process.kill(-child.pid, 'SIGTERM');
+  if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   console.log(`${label.padEnd(34)} ${seconds.toFixed(2)} s`);
   return seconds;

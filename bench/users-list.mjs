@@ -1,9 +1,10 @@
+// @ts-check
 // The users list with 100,000 users in one company: a page of 10, sorted and searched, at a
 // fixed request rate (autocannon's overallRate), on PostgreSQL and on the embedded PGlite.
 // Reports p50/p99 latency. `node bench/users-list.mjs` (BENCH_USERS, BENCH_RATE, BENCH_SECONDS,
 // BENCH_DATABASE_URL to change the defaults).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -27,6 +28,7 @@ const SCENARIOS = [
   { name: 'page 500, sorted by role', query: 'page=500&size=10&sort=role,asc' },
 ];
 
+/** @param {Record<string, string>} env */
 function seed(env) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed-users.ts'], {
     cwd: root,
@@ -36,6 +38,10 @@ function seed(env) {
   if (result.status !== 0) throw new Error('seeding failed');
 }
 
+/**
+ * @param {string} label
+ * @param {Record<string, string>} env
+ */
 async function measureBackend(label, env) {
   seed(env);
   const server = startServer({ port, env: { ...env, DEMO: '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-admin' } });
@@ -83,4 +89,9 @@ try {
 }
 
 // PGlite: a fresh data directory, seeded before the server opens it (one process at a time).
-await measureBackend('PGlite', { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-users-')) });
+const pgliteDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-users-'));
+try {
+  await measureBackend('PGlite', { DATA_DIR: pgliteDir });
+} finally {
+  rmSync(pgliteDir, { recursive: true, force: true });
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -6,7 +6,14 @@ import { defineConfig } from '@playwright/test';
 // One server for the run, on its own port and a fresh embedded database seeded with the demo,
 // so the browser drives the real stack (API, database, mail outbox), never a mocked API.
 const port = Number(process.env.E2E_PORT ?? 8181);
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'opsdeck-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  // Made once, by the runner (its workers load this file again and inherit the variable), and
+  // removed when the runner exits, passed or failed: only then has the web server been stopped,
+  // which a global teardown would run before (40 MB of PGlite files a run otherwise stay behind).
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-e2e-'));
+  process.env.E2E_DATA_DIR = dataDir;
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 const baseURL = `http://localhost:${port}`;
 const chromium = JSON.parse(readFileSync(path.join(import.meta.dirname, 'chromium.json'), 'utf8')) as {
   executablePath: string;

@@ -6,7 +6,11 @@ const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.flo
 
 const dialog = (page: Page) => page.getByRole('dialog');
 const table = (page: Page) => page.getByRole('table', { name: 'Departments' });
-const row = (page: Page, name: string) => table(page).getByRole('row').filter({ hasText: name });
+// By the name cell: the Parent column repeats a parent's name in its children's rows.
+const row = (page: Page, name: string) =>
+  table(page)
+    .getByRole('row')
+    .filter({ has: page.locator('td:first-child').getByText(name, { exact: true }) });
 const tree = (page: Page) => page.getByRole('tree', { name: 'Department hierarchy' });
 
 async function openDepartments(page: Page, email: string) {
@@ -89,6 +93,10 @@ test.describe('departments as the provider admin', () => {
     const childNode = parentNode.getByRole('treeitem', { name: new RegExp(`^${child}`) });
     await expect(childNode).toBeVisible();
     await expect(childNode.getByText('No children')).toBeVisible();
+    // The table names the parent; the tree follows the search (the child and its ancestors only).
+    await expect(table(page).getByRole('columnheader', { name: 'Parent' })).toBeVisible();
+    await expect(row(page, child)).toContainText(parent);
+    await expect(tree(page).getByText('Operations', { exact: true })).toHaveCount(0);
 
     await deleteDepartment(page, child);
     await expect(page.getByText(`Successfully deleted ${child}`)).toBeVisible();

@@ -93,11 +93,19 @@ test.describe('login panel', () => {
     await signIn(page, USERS.resetter.email, 'a new password 1');
     await page.evaluate(() => localStorage.clear());
 
-    // The same link a second time is refused.
+    // The same link a second time says so at once, with no form to fill in.
     await page.goto(link);
-    await page.getByLabel('New Password').fill('yet another one');
-    await page.getByLabel('Confirm Password').fill('yet another one');
-    await page.getByRole('button', { name: 'Reset Password' }).click();
     await expect(page.getByText('Invalid reset password.')).toBeVisible();
+    await expect(page.getByLabel('New Password')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Back to Login' })).toBeVisible();
+  });
+
+  test('flags both fields when Login is clicked with nothing typed', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').click();
+    // A person's click: the button is down a moment before it comes up.
+    await page.getByRole('button', { name: 'Login' }).click({ delay: 150 });
+    await expect(page.getByText('Email is required.')).toBeVisible();
+    await expect(page.getByText('Password is required.')).toBeVisible();
   });
 });

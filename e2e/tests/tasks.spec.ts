@@ -23,14 +23,19 @@ async function pickOption(form: Locator, page: Page, label: string, option: stri
 /** Signs Maria in over the API: for rows a test needs before it drives the screens. */
 
 /** Create, search, edit, delete a task through the screens. */
-async function taskRound(page: Page, name: string, options: { company?: string; status: string; department: string }) {
+async function taskRound(
+  page: Page,
+  name: string,
+  options: { company?: string; status: string; department: string; otherStatus: string },
+) {
   await page.getByRole('button', { name: 'Create task' }).click();
   const form = dialog(page);
   await expect(form).toBeVisible();
   if (options.company) await pickOption(form, page, 'Company', options.company);
   await form.getByRole('textbox', { name: 'Name' }).fill(name);
-  await pickOption(form, page, 'Status', options.status);
+  // The department first: the status list offers only what applies in it.
   await pickOption(form, page, 'Department', options.department);
+  await pickOption(form, page, 'Status', options.status);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await expect(page.getByText(`Successfully added ${name}`)).toBeVisible();
@@ -45,12 +50,12 @@ async function taskRound(page: Page, name: string, options: { company?: string; 
   await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue(name);
   await expect(form.getByRole('combobox', { name: 'Status' })).toHaveValue(options.status);
   await form.getByRole('textbox', { name: 'Name' }).fill(renamed);
-  await pickOption(form, page, 'Status', 'In Meeting');
+  await pickOption(form, page, 'Status', options.otherStatus);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await expect(page.getByText(`Successfully updated ${renamed}`)).toBeVisible();
   await search(page, renamed);
-  await expect(row(page, 'Tasks', renamed)).toContainText('In Meeting');
+  await expect(row(page, 'Tasks', renamed)).toContainText(options.otherStatus);
 
   await row(page, 'Tasks', renamed)
     .getByRole('button', { name: `Delete ${renamed}` })
@@ -68,6 +73,8 @@ test.describe('tasks', () => {
       company: 'Northwind Logistics',
       status: 'Available',
       department: 'Dispatch',
+      // Operations' own status applies in Dispatch, which is part of Operations.
+      otherStatus: 'In Meeting',
     });
   });
 
@@ -78,7 +85,27 @@ test.describe('tasks', () => {
     await search(page, 'no task is called this');
     await expect(page.getByText('No matching records found.')).toBeVisible();
     await search(page, '');
-    await taskRound(page, unique('E2E Head Task'), { status: 'Available', department: 'Finance' });
+    await taskRound(page, unique('E2E Head Task'), {
+      status: 'Available',
+      department: 'Finance',
+      otherStatus: 'In Meeting (Finance)',
+    });
+  });
+
+  test('the status list offers only what applies in the chosen department, and forgets the status when it changes', async ({
+    page,
+  }) => {
+    await openTasks(page, USERS.companyHead.email);
+    await page.getByRole('button', { name: 'Create task' }).click();
+    const form = dialog(page);
+    await expect(form.getByRole('combobox', { name: 'Status' })).toBeDisabled();
+    await pickOption(form, page, 'Department', 'Finance');
+    await form.getByRole('combobox', { name: 'Status' }).click();
+    await expect(page.getByRole('option', { name: 'In Meeting (Finance)', exact: true })).toBeVisible();
+    await expect(page.getByRole('option', { name: 'In Meeting', exact: true })).toHaveCount(0);
+    await page.getByRole('option', { name: 'In Meeting (Finance)', exact: true }).click();
+    await pickOption(form, page, 'Department', 'Dispatch');
+    await expect(form.getByRole('combobox', { name: 'Status' })).toHaveValue('');
   });
 
   test('a create with nothing filled shows the field messages', async ({ page }) => {

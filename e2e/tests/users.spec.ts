@@ -176,15 +176,19 @@ test.describe('users as the company head', () => {
     await archive(page, `Mei ${last}`);
   });
 
-  test('a department head cannot be archived: the toast says why and the dialog closes', async ({ page }) => {
+  test('a department head is not offered for deletion: the delete is disabled with the reason', async ({ page }) => {
     await openUsers(page, USERS.companyHead.email);
     await search(page, USERS.departmentHead.email);
-    await row(page, USERS.departmentHead.name)
-      .getByRole('button', { name: `Delete ${USERS.departmentHead.name}` })
-      .click();
-    await dialog(page).getByRole('button', { name: 'Delete' }).click();
-    await expect(dialog(page)).toBeHidden();
-    await expect(page.getByText(/The user heads a department and cannot be deleted/)).toBeVisible();
+    const blocked = row(page, USERS.departmentHead.name).getByRole('button', {
+      name: `Delete ${USERS.departmentHead.name}: Your own account and the head of a department or of the company cannot be deleted.`,
+    });
+    await expect(blocked).toHaveAttribute('aria-disabled', 'true');
+    await blocked.hover();
+    await expect(page.getByRole('tooltip')).toContainText('cannot be deleted');
+    await expect(blocked).toBeDisabled();
+    // A click anyway (forced: Playwright will not click what is disabled) opens nothing.
+    await blocked.click({ force: true });
+    await expect(dialog(page)).toHaveCount(0);
     await expect(row(page, USERS.departmentHead.name)).toBeVisible();
   });
 });

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import formBody from '@fastify/formbody';
-import { Health } from '@opsdeck/contract/health';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { authRoutes } from './modules/auth/routes';
@@ -22,11 +21,15 @@ import { createTasksService } from './modules/tasks/service';
 import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
 import { registerAccessControl } from './platform/access';
+import { registerHealth } from './platform/database-health';
 import { registerErrorHandling } from './platform/errors';
-import { createLogDestination, loggerSerializers, RequestLog } from './platform/logging';
+import { createLocalEventBus } from './platform/events';
+import { createLogDestination, loggerSerializers, RequestLog, requestLogger } from './platform/logging';
 import { createMailer } from './platform/mail';
+import { registerOnRequest } from './platform/on-request';
 import { registerOpenApi } from './platform/openapi';
-import { registerSecurityHeaders } from './platform/security-headers';
+import { setSecurityHeaders } from './platform/security-headers';
+import { serializerCompiler } from './platform/serializers';
 import { registerConsole } from './platform/static';
 
 export const VERSION = '0.1.0';
@@ -41,6 +44,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, serializers: loggerSerializers, stream: createLogDestination() },
     logController: new RequestLog(),
+    childLoggerFactory: requestLogger,
     // Only a proxy the operator names may set the client address: sign-in throttling counts it.
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -51,7 +55,6 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   let servesConsole = false;
   registerErrorHandling(app, { servesConsole: () => servesConsole });
 
-  registerSecurityHeaders(app);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const { db } = database;
@@ -61,34 +64,26 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     outboxDir: path.join(config.dataDir, 'mail'),
     log: app.log,
   });
-  const auth = createAuthService({ db, config, mailer, log: app.log });
-  const users = createUsersService({ db, auth });
+  const events = createLocalEventBus(app.log);
+  const auth = createAuthService({ db, config, mailer, log: app.log, events });
+  const users = createUsersService({ db, events });
   const companies = createCompaniesService({ db });
-  const departments = createDepartmentsService({ db, auth });
-  const roles = createRolesService({ db, auth });
-  const statuses = createStatusesService({ db, auth });
-  const tasks = createTasksService({ db, auth });
-  const schedules = createSchedulesService({ db, auth });
+  const departments = createDepartmentsService({ db });
+  const roles = createRolesService({ db, events });
+  const statuses = createStatusesService({ db });
+  const tasks = createTasksService({ db });
+  const schedules = createSchedulesService({ db });
 
-  registerAccessControl(app, {
+  const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
     resolveCaller: auth.resolveCaller,
     resolveTenant: auth.resolveTenant,
     openPrefixes: ['/api/docs', '/api/openapi.json', '/api/health'],
   });
+  registerOnRequest(app, [setSecurityHeaders, checkAccess]);
   await registerOpenApi(app, VERSION);
 
-  app.get(
-    '/api/health',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Readiness: answers 200 once the database is open',
-        response: { 200: Health },
-      },
-    },
-    async () => ({ status: 'ok' as const, database: database.kind, version: VERSION }),
-  );
+  registerHealth(app, database, VERSION);
 
   await app.register(
     async (api) => {
@@ -107,7 +102,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   if (config.webDist) servesConsole = await registerConsole(app, config.webDist);
 
   return Object.assign(app, {
-    services: { auth, users, companies, departments, roles, statuses, tasks, schedules, mailer },
+    services: { auth, users, companies, departments, roles, statuses, tasks, schedules, mailer, events },
   });
 }
 

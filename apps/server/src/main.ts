@@ -3,18 +3,31 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { prepareData } from './boot';
 import { loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabaseWhenReachable } from './db/client';
+import { databaseFailureReason, isDatabaseUnavailable } from './platform/database-errors';
 
 const config = loadConfig();
 config.webDist ??= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-const database = await openDatabase(
+const database = await openDatabaseWhenReachable(
   config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
     : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
+  (reason) => process.stderr.write(`database not reachable (${reason}); trying again in 2 s\n`),
 );
 const report = await prepareData(database, config);
 const app = await buildApp({ config, database });
+
+// The database going away must not end the server (issue 7): a driver's promise that nobody awaits
+// is logged, not fatal; so is a connection error thrown outside any request. Any other uncaught
+// exception leaves the process in an unknown state: log it and exit, as Node would.
+process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));
+process.on('uncaughtException', (error) => {
+  if (isDatabaseUnavailable(error))
+    return app.log.warn({ reason: databaseFailureReason(error) }, 'database connection lost');
+  app.log.fatal({ err: error }, 'uncaught exception');
+  process.exit(1);
+});
 
 const shutdown = async (signal: string) => {
   app.log.info({ signal }, 'shutting down');

@@ -12,7 +12,7 @@ import { installSessionHandling } from './features/auth/session';
 import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { syncSessionAcrossTabs } from './lib/session';
-import { theme } from './lib/theme';
+import { cssVariablesResolver, theme } from './lib/theme';
 import { routes } from './shell/routes';
 
 const queryClient = createQueryClient();
@@ -26,7 +26,7 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         <Notifications position="top-right" autoClose={LIMITS.toastCloseMs} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />

@@ -55,6 +55,19 @@ export const ResetPasswordRequest = z
   .meta({ id: 'ResetPasswordRequest' });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
 
+/**
+ * POST /api/reset-password/check: whether a reset key can still be used, asked when the reset
+ * panel opens so a used or expired link shows 'Invalid reset password.' instead of the form. The
+ * key travels in the body, never in a URL the console builds.
+ */
+export const ResetKeyCheck = z
+  .object({ resetPasswordKey: ResetPasswordRequest.shape.resetPasswordKey })
+  .meta({ id: 'ResetKeyCheck' });
+export type ResetKeyCheck = z.infer<typeof ResetKeyCheck>;
+
+export const ResetKeyStatus = z.object({ valid: z.boolean() }).meta({ id: 'ResetKeyStatus' });
+export type ResetKeyStatus = z.infer<typeof ResetKeyStatus>;
+
 export const ResetPasswordForm = z
   .object({
     newPassword: z.string().min(1, 'ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
+import { id, idParams, idText, name } from './fields';
 
 /** A department as every list and form reads it (spec section 3). Owned by the departments area. */
 export const DepartmentRef = z.object({ id: z.number().int(), name: z.string() }).meta({ id: 'DepartmentRef' });
@@ -45,12 +45,11 @@ export const DepartmentNode: z.ZodType<DepartmentNode> = z
   .meta({ id: 'DepartmentNode' });
 
 /** Spec section 5, Department: required, max 255 (ARCHITECTURE.md decision), no forbidden characters. */
-export const DepartmentName = z
-  .string({ error: 'ERROR_DEPARTMENT_NAME_REQUIRED' })
-  .trim()
-  .min(1, 'ERROR_DEPARTMENT_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_DEPARTMENT_NAME_TOO_LONG')
-  .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_DEPARTMENT_NAME_INVALID');
+export const DepartmentName = name({
+  required: 'ERROR_DEPARTMENT_NAME_REQUIRED',
+  tooLong: 'ERROR_DEPARTMENT_NAME_TOO_LONG',
+  invalid: 'ERROR_DEPARTMENT_NAME_INVALID',
+});
 
 /**
  * The body of POST /api/department and PUT /api/department/{id}. The tenant is X-Tenant-Id for
@@ -59,27 +58,16 @@ export const DepartmentName = z
 export const SaveDepartment = z
   .object({
     name: DepartmentName,
-    headId: z
-      .number({ error: 'ERROR_DEPARTMENT_HEAD_REQUIRED' })
-      .int('ERROR_DEPARTMENT_HEAD_NOT_SELECTED')
-      .positive('ERROR_DEPARTMENT_HEAD_NOT_SELECTED'),
-    parentId: z
-      .number({ error: 'ERROR_DEPARTMENT_PARENT_INVALID' })
-      .int('ERROR_DEPARTMENT_PARENT_INVALID')
-      .positive('ERROR_DEPARTMENT_PARENT_INVALID')
-      .nullish(),
+    headId: id('ERROR_DEPARTMENT_HEAD_NOT_SELECTED', 'ERROR_DEPARTMENT_HEAD_REQUIRED'),
+    parentId: id('ERROR_DEPARTMENT_PARENT_INVALID').nullish(),
   })
   .meta({ id: 'SaveDepartment' });
 export type SaveDepartment = z.infer<typeof SaveDepartment>;
 export type SaveDepartmentInput = z.input<typeof SaveDepartment>;
 
-export const DepartmentIdParams = z.object({
-  id: z.coerce.number({ error: 'ERROR_DEPARTMENT_NOT_EXIST' }).int().positive(),
-});
+export const DepartmentIdParams = idParams('ERROR_DEPARTMENT_NOT_EXIST');
 
-export const DepartmentHeadListQuery = z.object({
-  departmentId: z.coerce.number().int().positive().optional(),
-});
+export const DepartmentHeadListQuery = z.object({ departmentId: idText('ERROR_DEPARTMENT_NOT_EXIST').optional() });
 
 /** One entry of GET /api/user/get-department-head-list. */
 export const DepartmentHeadCandidate = z

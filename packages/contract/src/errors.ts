@@ -23,6 +23,7 @@ export const ERROR_MESSAGES = {
   ERROR_TENANT_FORBIDDEN: 'You cannot act on another company.',
   ERROR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a few minutes and try again.',
   ERROR_PAYLOAD_TOO_LARGE: 'The request is too large.',
+  ERROR_SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Please try again shortly.',
   // Login, forgot and reset
   ERROR_LOGIN_FORM_EMAIL_REQUIRED: 'Email is required.',
   ERROR_LOGIN_FORM_PASSWORD_REQUIRED: 'Password is required.',
@@ -165,6 +166,8 @@ export const ERROR_MESSAGES = {
   ERROR_SCHEDULE_SHIFT_INVALID: 'Shift end must be after shift start.',
   ERROR_SCHEDULE_NO_DAYS: 'No day in the date range falls on the selected weekdays.',
   ERROR_SCHEDULE_TOO_MANY: 'At most 5000 schedules can be changed at once.',
+  ERROR_SCHEDULE_OVERLAP: 'The person already has a shift at that time.',
+  ERROR_SCHEDULE_INACCESSIBLE: 'You can schedule only the people of the departments you head.',
 } as const;
 
 export type ErrorKey = keyof typeof ERROR_MESSAGES;

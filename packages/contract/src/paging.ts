@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX } from './fields';
 import { LIMITS } from './limits';
 
 /**
@@ -7,7 +8,7 @@ import { LIMITS } from './limits';
  * of 100,000 users stays quick). `sort` is `field` or `field,asc|desc`.
  */
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).optional(),
+  page: z.coerce.number().int().min(1).max(ID_MAX).optional(),
   size: z.coerce.number().int().min(1).max(100).default(LIMITS.pageSize),
   sort: z
     .string()

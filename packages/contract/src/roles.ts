@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUTHORITY_KEYS } from './authorities';
-import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
+import { idParams, name } from './fields';
 
 /** An authority as the role checklist shows it (spec section 3: id, key, title; the id is the key). */
 export const AuthorityItem = z.object({ id: z.string(), key: z.string(), title: z.string() }).meta({ id: 'Authority' });
@@ -16,17 +16,20 @@ export const Role = z
     tenantId: z.string().nullable(),
     companyName: z.string().nullable(),
     authorities: z.array(AuthorityItem),
+    /** Built-in roles keep their name and authorities (ERROR_ROLE_PROTECTED). */
+    editable: z.boolean(),
+    /** Protected and built-in roles are never deleted (ERROR_GENERAL_PROTECTED). */
+    deletable: z.boolean(),
   })
   .meta({ id: 'Role' });
 export type Role = z.infer<typeof Role>;
 
 /** Spec section 5, Role: name required, at most 255 characters (trimmed), none of the forbidden characters. */
-export const RoleName = z
-  .string({ error: 'ERROR_ROLE_NAME_REQUIRED' })
-  .trim()
-  .min(1, 'ERROR_ROLE_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_ROLE_NAME_TOO_LONG')
-  .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_ROLE_NAME_INVALID');
+export const RoleName = name({
+  required: 'ERROR_ROLE_NAME_REQUIRED',
+  tooLong: 'ERROR_ROLE_NAME_TOO_LONG',
+  invalid: 'ERROR_ROLE_NAME_INVALID',
+});
 
 /** Authority keys a role holds; each must be one the product knows. */
 export const AuthorityNames = z.array(z.enum(AUTHORITY_KEYS, { error: 'ERROR_ROLE_AUTHORITY_INVALID' }), {
@@ -45,4 +48,4 @@ export const UpdateRole = z
   .meta({ id: 'UpdateRole' });
 export type UpdateRole = z.infer<typeof UpdateRole>;
 
-export const RoleIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const RoleIdParams = idParams();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './limits';
+import { epoch, epochText, id, searchText } from './fields';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -39,14 +39,13 @@ export const Schedule = z
   .meta({ id: 'Schedule' });
 export type Schedule = z.infer<typeof Schedule>;
 
-const epoch = z.number({ error: 'ERROR_GENERAL_INVALID_INPUT' }).int().min(0).max(8_640_000_000_000_000);
-const optionalEpoch = z.coerce.number().int().min(0).max(8_640_000_000_000_000).optional();
+const optionalEpoch = epochText().optional();
 
 /** GET /api/schedule: schedules overlapping [from, to] whose user's full name contains userName. */
 export const ScheduleListQuery = z.object({
   from: optionalEpoch,
   to: optionalEpoch,
-  userName: z.string().trim().max(LIMITS.nameMax).optional(),
+  userName: searchText(),
 });
 export type ScheduleListQuery = z.infer<typeof ScheduleListQuery>;
 
@@ -63,9 +62,9 @@ const bulk = <T extends z.ZodType>(item: T) =>
 /** One record of POST /api/schedule: one user, one day (spec section 7). */
 export const NewSchedule = z
   .object({
-    userId: z.number({ error: 'ERROR_SCHEDULE_USER_INVALID' }).int().positive('ERROR_SCHEDULE_USER_INVALID'),
-    scheduleStart: epoch,
-    scheduleEnd: epoch,
+    userId: id('ERROR_SCHEDULE_USER_INVALID'),
+    scheduleStart: epoch(),
+    scheduleEnd: epoch(),
     archived: z.literal(false).optional().default(false),
   })
   .refine(validShift, shiftIssue);
@@ -75,14 +74,14 @@ export const CreateSchedules = bulk(NewSchedule).meta({ id: 'CreateSchedules' })
 
 /** One record of PUT /api/schedule: new times for an existing schedule. */
 export const ScheduleTimes = z
-  .object({ id: z.number().int().positive(), scheduleStart: epoch, scheduleEnd: epoch })
+  .object({ id: id(), scheduleStart: epoch(), scheduleEnd: epoch() })
   .refine(validShift, shiftIssue);
 export type ScheduleTimes = z.infer<typeof ScheduleTimes>;
 
 export const UpdateSchedules = bulk(ScheduleTimes).meta({ id: 'UpdateSchedules' });
 
 /** PATCH /api/schedule: a plain array of the ids to archive (spec section 7, "a list of ids"). */
-export const ArchiveSchedules = bulk(z.number().int().positive()).meta({ id: 'ArchiveSchedules' });
+export const ArchiveSchedules = bulk(id()).meta({ id: 'ArchiveSchedules' });
 
 export const ArchivedSchedules = z.object({ ids: z.array(z.number().int()) }).meta({ id: 'ArchivedSchedules' });
 
@@ -166,7 +165,7 @@ const requiredTime = (key: 'ERROR_SCHEDULE_SHIFT_START_REQUIRED' | 'ERROR_SCHEDU
 /** The create form (spec section 5, Schedule); its messages are error keys like the API's. */
 export const ScheduleForm = z
   .object({
-    userIds: z.array(z.number().int().positive()).min(1, 'ERROR_SCHEDULE_USERS_REQUIRED'),
+    userIds: z.array(id()).min(1, 'ERROR_SCHEDULE_USERS_REQUIRED'),
     startDate: requiredDate('ERROR_SCHEDULE_START_DATE_REQUIRED'),
     endDate: requiredDate('ERROR_SCHEDULE_END_DATE_REQUIRED'),
     weekdays: z.array(z.number().int().min(0).max(6)).min(1, 'ERROR_SCHEDULE_WEEKDAYS_REQUIRED'),

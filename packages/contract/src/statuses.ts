@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DepartmentRef } from './departments';
 import type { ErrorKey } from './errors';
-import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
+import { GENERAL_NAME_KEYS, id, idParams, name } from './fields';
+import { LIMITS } from './limits';
 
 /** Spec section 9: threshold 0 to 60 whole minutes (default 0), colour default #000000, png icons. */
 export const STATUS_LIMITS = {
@@ -44,12 +45,7 @@ export const Status = z
 export type Status = z.infer<typeof Status>;
 
 /** Spec sections 5 and 8: the server answers ERROR_GENERAL_NAME_REQUIRED for a missing name. */
-export const StatusName = z
-  .string({ error: 'ERROR_GENERAL_NAME_REQUIRED' })
-  .trim()
-  .min(1, 'ERROR_GENERAL_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_GENERAL_NAME_TOO_LONG')
-  .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_GENERAL_NAME_INVALID');
+export const StatusName = name(GENERAL_NAME_KEYS);
 
 /**
  * The body of POST /api/status and PUT /api/status/{id} (spec section 7). The icon is a base64
@@ -59,10 +55,7 @@ export const StatusName = z
 export const SaveStatus = z
   .object({
     name: StatusName,
-    departmentId: z
-      .number({ error: 'ERROR_STATUS_DEPARTMENT_REQUIRED' })
-      .int('ERROR_STATUS_DEPARTMENT_REQUIRED')
-      .positive('ERROR_STATUS_DEPARTMENT_REQUIRED'),
+    departmentId: id('ERROR_STATUS_DEPARTMENT_REQUIRED'),
     threshold: z
       .number({ error: 'ERROR_STATUS_THRESHOLD_INVALID' })
       .int('ERROR_STATUS_THRESHOLD_INVALID')
@@ -83,12 +76,7 @@ export const SaveStatus = z
 export type SaveStatus = z.infer<typeof SaveStatus>;
 export type SaveStatusInput = z.input<typeof SaveStatus>;
 
-export const StatusIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'ERROR_STATUS_NOT_EXIST' })
-    .int('ERROR_STATUS_NOT_EXIST')
-    .positive('ERROR_STATUS_NOT_EXIST'),
-});
+export const StatusIdParams = idParams('ERROR_STATUS_NOT_EXIST');
 
 /** What a png's header says: null when the bytes are not a png at all. */
 export type PngInfo = { width: number; height: number } | null;

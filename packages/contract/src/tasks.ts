@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DepartmentRef } from './departments';
-import { FORBIDDEN_NAME_CHARS, LIMITS } from './limits';
+import { GENERAL_NAME_KEYS, id, idParams, name } from './fields';
 import { StatusRef } from './statuses';
 
 /** Spec section 3, Task. */
@@ -20,25 +20,12 @@ export type Task = z.infer<typeof Task>;
 /** The body of POST /api/task and PUT /api/task/{id} (spec sections 5 and 7). */
 export const SaveTask = z
   .object({
-    name: z
-      .string({ error: 'ERROR_TASK_NAME_REQUIRED' })
-      .trim()
-      .min(1, 'ERROR_TASK_NAME_REQUIRED')
-      .max(LIMITS.nameMax, 'ERROR_GENERAL_NAME_TOO_LONG')
-      .refine((name) => !FORBIDDEN_NAME_CHARS.test(name), 'ERROR_GENERAL_NAME_INVALID'),
-    statusId: z
-      .number({ error: 'ERROR_TASK_STATUS_REQUIRED' })
-      .int('ERROR_TASK_STATUS_REQUIRED')
-      .positive('ERROR_TASK_STATUS_REQUIRED'),
-    departmentId: z
-      .number({ error: 'ERROR_TASK_DEPARTMENT_REQUIRED' })
-      .int('ERROR_TASK_DEPARTMENT_REQUIRED')
-      .positive('ERROR_TASK_DEPARTMENT_REQUIRED'),
+    name: name({ ...GENERAL_NAME_KEYS, required: 'ERROR_TASK_NAME_REQUIRED' }),
+    statusId: id('ERROR_TASK_STATUS_REQUIRED'),
+    departmentId: id('ERROR_TASK_DEPARTMENT_REQUIRED'),
   })
   .meta({ id: 'SaveTask' });
 export type SaveTask = z.infer<typeof SaveTask>;
 export type SaveTaskInput = z.input<typeof SaveTask>;
 
-export const TaskIdParams = z.object({
-  id: z.coerce.number({ error: 'ERROR_TASK_NOT_EXIST' }).int('ERROR_TASK_NOT_EXIST').positive('ERROR_TASK_NOT_EXIST'),
-});
+export const TaskIdParams = idParams('ERROR_TASK_NOT_EXIST');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id, idParams, text } from './fields';
 import { EMAIL_PATTERN, LIMITS } from './limits';
 import { PageQuery, pageOf } from './paging';
 
@@ -21,22 +22,25 @@ export const User = z
     companyName: z.string().nullable(),
     tenantId: z.string().nullable(),
     archived: z.boolean(),
+    /**
+     * Whether the caller may archive this user: not themself, not the head of a department or of
+     * the company (spec section 8: "A user associated with a department cannot be deleted").
+     */
+    deletable: z.boolean(),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof User>;
 
 /** Spec section 5, User: first and last name required, at most 255 characters (trimmed). */
-export const UserFirstName = z
-  .string({ error: 'ERROR_USER_FIRST_NAME_REQUIRED' })
-  .trim()
-  .min(1, 'ERROR_USER_FIRST_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_USER_FIRST_NAME_TOO_LONG');
+export const UserFirstName = text({
+  required: 'ERROR_USER_FIRST_NAME_REQUIRED',
+  tooLong: 'ERROR_USER_FIRST_NAME_TOO_LONG',
+});
 
-export const UserLastName = z
-  .string({ error: 'ERROR_USER_LAST_NAME_REQUIRED' })
-  .trim()
-  .min(1, 'ERROR_USER_LAST_NAME_REQUIRED')
-  .max(LIMITS.nameMax, 'ERROR_USER_LAST_NAME_TOO_LONG');
+export const UserLastName = text({
+  required: 'ERROR_USER_LAST_NAME_REQUIRED',
+  tooLong: 'ERROR_USER_LAST_NAME_TOO_LONG',
+});
 
 /** Required, at most 255 characters, exactly one '@' (spec section 5); unique is the server's check. */
 export const UserEmail = z
@@ -65,15 +69,11 @@ export const UserCredential = z
   });
 
 const RoleIds = z
-  .array(z.number({ error: 'ERROR_USER_ROLE_REQUIRED' }).int().positive(), { error: 'ERROR_USER_ROLE_REQUIRED' })
+  .array(id('ERROR_USER_ROLE_REQUIRED'), { error: 'ERROR_USER_ROLE_REQUIRED' })
   .min(1, 'ERROR_USER_ROLE_REQUIRED')
   .max(20, 'ERROR_USER_ROLE_REQUIRED');
 
-const DepartmentId = z
-  .number({ error: 'ERROR_USER_DEPARTMENT_REQUIRED' })
-  .int()
-  .positive('ERROR_USER_DEPARTMENT_REQUIRED')
-  .nullish();
+const DepartmentId = id('ERROR_USER_DEPARTMENT_REQUIRED').nullish();
 
 /**
  * POST /api/user/register (spec section 7). `groups` are role ids (one role in the console).
@@ -89,7 +89,7 @@ export const RegisterUser = z
     credential: UserCredential,
     departmentId: DepartmentId,
     groups: RoleIds,
-    companyId: z.number({ error: 'ERROR_COMPANY_REQUIRED' }).int().positive('ERROR_COMPANY_REQUIRED').nullish(),
+    companyId: id('ERROR_COMPANY_REQUIRED').nullish(),
   })
   .meta({ id: 'RegisterUser' });
 export type RegisterUser = z.infer<typeof RegisterUser>;
@@ -118,7 +118,7 @@ export function requiresDepartment(roles: readonly { authorities: readonly { key
   return roles.some((role) => role.authorities.some((authority) => authority.key === 'DEPARTMENT_ACCESS_LEVEL'));
 }
 
-export const UserIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const UserIdParams = idParams();
 export const CompanyIdParams = UserIdParams;
 export const EmailParams = z.object({ email: z.string().trim().min(1).max(LIMITS.nameMax) });
 

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { databaseFailureReason, isDatabaseUnavailable } from '../platform/database-errors';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -21,6 +22,13 @@ export type Executor = Db | Tx;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Runs `select 1`: resolves when the database answers, rejects when it does not. */
+  ping: () => Promise<void>;
+  /**
+   * Where failures outside any request go (a pooled connection lost while idle, when PostgreSQL
+   * stops or restarts): the app logs them. They never end the process.
+   */
+  onBackgroundError: (listener: (error: Error) => void) => void;
   close: () => Promise<void>;
 };
 
@@ -35,12 +43,7 @@ export type DatabaseOptions =
  * (STACK.md), so migrations run here, inside the server process, never from a second one.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
-  }
+  if (options.kind === 'postgres') return openPostgres(options.url, options.poolSize ?? 10);
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const client = new PGlite({
     // Trigram indexes serve the users list's substring search (migration 0003 creates the extension).
@@ -50,7 +53,97 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    ping: async () => {
+      await client.query('select 1');
+    },
+    // PGlite runs in this process: its failures reach the query that caused them, nothing else.
+    onBackgroundError: () => {},
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Waiting this long for a connection from the pool (or for PostgreSQL to accept one) is a failure
+ * (answered 503), so requests do not queue forever while the database is away.
+ */
+export const CONNECTION_TIMEOUT_MS = 3_000;
+
+/**
+ * A node-postgres pool that survives PostgreSQL going away. An idle client whose server ends it
+ * ("terminating connection due to administrator command") emits `error` on the pool, and a client
+ * lent to a transaction emits it on itself: with no listener, either ends the process. Failed
+ * clients leave the pool (pg-pool drops those no longer queryable), and new ones are opened on
+ * demand, so the server serves again as soon as PostgreSQL accepts connections.
+ */
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    // Notices a dead peer (a host gone, not just a server stopped) on idle connections.
+    keepAlive: true,
+  });
+  let report: (error: Error) => void = () => {};
+  pool.on('error', (error) => report(error));
+  // A lent client whose connection fails goes back at once, with the error (so the pool drops it),
+  // and its borrower's own release becomes a no-op: Drizzle's transaction() sends BEGIN before its
+  // try/finally, so a connection lost at BEGIN would otherwise hold a pool slot for ever, and a
+  // few such would starve the pool after the database is back. The query or transaction the client
+  // was serving gets the same error and answers 503.
+  const lent = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => lent.add(client));
+  pool.on('release', (_error, client) => lent.delete(client));
+  pool.on('connect', (client) =>
+    client.on('error', (error) => {
+      if (!lent.has(client)) return;
+      const release = client.release;
+      client.release = () => {};
+      release(error);
+    }),
+  );
+  const db = drizzlePg(pool, { schema });
+  try {
+    await migratePg(db, { migrationsFolder });
+  } catch (error) {
+    // The caller may try again (PostgreSQL still starting): leave no pool behind.
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    onBackgroundError: (listener) => {
+      report = listener;
+    },
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * PostgreSQL may start after the server (a compose file, a reboot): while it refuses connections,
+ * try again every 2 s for a minute before giving up. Any other failure (a wrong URL, a failed
+ * migration) ends the start at once.
+ */
+export async function openDatabaseWhenReachable(
+  options: DatabaseOptions,
+  onRetry: (reason: string) => void,
+  attempts = 30,
+): Promise<Database> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await openDatabase(options);
+    } catch (error) {
+      if (options.kind !== 'postgres' || !isDatabaseUnavailable(error) || attempt >= attempts) throw error;
+      onRetry(databaseFailureReason(error));
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  }
 }
 
 /**

@@ -4,4 +4,5 @@ export * from './schema/departments';
 export * from './schema/roles';
 export * from './schema/schedules';
 export * from './schema/statuses';
+export * from './schema/tasks';
 export * from './schema/users';

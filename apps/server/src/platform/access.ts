@@ -71,6 +71,7 @@ export function requireAuth(request: FastifyRequest): RequestAuth {
   return request.auth;
 }
 
+/** Declares `request.auth`, refuses undeclared API routes at start-up; answers the per-request check. */
 export function registerAccessControl(app: FastifyInstance, options: AccessControlOptions) {
   app.decorateRequest('auth', null);
 
@@ -84,26 +85,43 @@ export function registerAccessControl(app: FastifyInstance, options: AccessContr
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  return createAccessCheck(options);
+}
+
+/**
+ * The app key and the route's access declaration, checked for every request by the one
+ * onRequest hook (platform/on-request.ts). Settled without a promise where nothing is awaited
+ * (paths outside /api, open and public routes, refusals before the session lookup).
+ */
+export function createAccessCheck(options: AccessControlOptions) {
+  return (request: FastifyRequest): Promise<void> | undefined => {
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api') || config.skipAppKey) return;
+    if (config.skipAppKey || !request.url.startsWith('/api')) return;
     const appKey = header(request, HEADERS.appKey);
     if (!appKey || !options.appKeys.has(appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
 
     const routeAccess = config.access;
     // Unknown /api paths have no route config: answer them as not found, after the app key.
-    if (!routeAccess) return;
-
-    if (routeAccess.kind === 'public') return;
+    if (!routeAccess || routeAccess.kind === 'public') return;
 
     const token = header(request, HEADERS.authToken);
-    const caller = token ? await options.resolveCaller(token) : null;
-    if (!caller) throw unauthorized();
-    request.auth = await withTenant(request, caller, options);
-    if (routeAccess.kind === 'authorities' && !routeAccess.anyOf.some((key) => caller.authorities.has(key))) {
-      throw forbidden();
-    }
-  });
+    if (!token) throw unauthorized();
+    return authenticate(request, token, routeAccess, options);
+  };
+}
+
+async function authenticate(
+  request: FastifyRequest,
+  token: string,
+  routeAccess: Access,
+  options: AccessControlOptions,
+) {
+  const caller = await options.resolveCaller(token);
+  if (!caller) throw unauthorized();
+  request.auth = await withTenant(request, caller, options);
+  if (routeAccess.kind === 'authorities' && !routeAccess.anyOf.some((key) => caller.authorities.has(key))) {
+    throw forbidden();
+  }
 }
 
 async function withTenant(request: FastifyRequest, caller: Caller, options: AccessControlOptions) {

@@ -1,7 +1,9 @@
+// reply.sendFile (the console's index.html for deep links) is @fastify/static's, registered in static.ts.
+import type {} from '@fastify/static';
 import { ERROR_MESSAGES, type ErrorKey, isErrorKey } from '@opsdeck/contract/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { hasSqlState, SQLSTATE } from './database-errors';
+import { CLIENT_DATA_ERRORS, databaseFailureReason, hasSqlState, isDatabaseUnavailable } from './database-errors';
 
 /** A failure the client can act on: its HTTP status and one of the spec's error keys. */
 export class AppError extends Error {
@@ -21,7 +23,13 @@ export const forbidden = (key: ErrorKey = 'ERROR_FORBIDDEN') => new AppError(403
 export const notFound = (key: ErrorKey = 'ERROR_GENERAL_NOT_FOUND') => new AppError(404, key);
 export const conflict = (key: ErrorKey, fields?: Record<string, ErrorKey>) => new AppError(409, key, fields);
 
-export function errorBody(key: ErrorKey, fields?: Record<string, string>) {
+/**
+ * How long a client should wait before retrying while the database is away: the pool reconnects on
+ * the next request once it is back, so a few seconds is enough (the `Retry-After` header).
+ */
+export const RETRY_AFTER_SECONDS = 5;
+
+export function errorBody<K extends ErrorKey>(key: K, fields?: Record<string, string>) {
   return { key, message: ERROR_MESSAGES[key], ...(fields && Object.keys(fields).length ? { fields } : {}) };
 }
 
@@ -36,7 +44,8 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ErrorKey> = {
 /**
  * One error model for the whole API (ARCHITECTURE.md, errors): `{ key, message, fields? }`.
  * Validation messages in the contract are error keys, so a zod failure becomes the spec's key on
- * its field. Anything unexpected is logged and answered as ERROR_GENERAL_INTERNAL, never a stack.
+ * its field. A database that cannot be reached answers 503 ERROR_SERVICE_UNAVAILABLE with Retry-After.
+ * Anything unexpected is logged and answered as ERROR_GENERAL_INTERNAL, never a stack.
  */
 export function registerErrorHandling(app: FastifyInstance, options: { servesConsole: () => boolean }) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -56,6 +65,15 @@ export function registerErrorHandling(app: FastifyInstance, options: { servesCon
       }
       return reply.status(400).send(errorBody(first ?? 'ERROR_GENERAL_INVALID_INPUT', fields));
     }
+    // The database is away (stopped, restarting, unreachable, closed): not a bug, and not the
+    // client's fault. Nothing was half-written (a transaction without its commit rolls back).
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ reason: databaseFailureReason(error) }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(errorBody('ERROR_SERVICE_UNAVAILABLE'));
+    }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response does not match its schema');
       return reply.status(500).send(errorBody('ERROR_GENERAL_INTERNAL'));
@@ -73,8 +91,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { servesCon
               : 'ERROR_GENERAL_INVALID_INPUT');
       return reply.status(key === 'ERROR_PAYLOAD_TOO_LARGE' ? 413 : status).send(errorBody(key));
     }
-    // A NUL byte (or other character PostgreSQL cannot store) in the client's text: its mistake, not ours.
-    if (hasSqlState(error, SQLSTATE.characterNotInRepertoire, SQLSTATE.untranslatableCharacter)) {
+    // A NUL byte, or a number past its column, in the client's values: its mistake, not ours.
+    if (hasSqlState(error, ...CLIENT_DATA_ERRORS)) {
       return reply.status(400).send(errorBody('ERROR_GENERAL_INVALID_INPUT'));
     }
     request.log.error({ err: error }, 'unexpected error');

@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 
 /**
@@ -60,21 +60,86 @@ export function createLogDestination() {
 }
 
 /**
- * One line a request, written when it ends, with flat fields (method, redacted URL, status,
- * milliseconds): the nested `req`/`res` serializers of Fastify's default two lines cost most of
- * what logging a request costs.
+ * One line a request, written when it ends, with flat fields (request id, method, redacted URL,
+ * status, milliseconds): the nested `req`/`res` serializers of Fastify's default two lines cost
+ * most of what logging a request costs. Written through the server's logger with the id as a
+ * field, so that a request which logs nothing else never makes its child logger.
  */
 export class RequestLog extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     const line = {
+      reqId: request.id,
       method: request.method,
       url: redactUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request');
+    if (error) request.server.log.error({ ...line, err: error }, 'request errored');
+    else request.server.log.info(line, 'request');
   }
 }
+
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/**
+ * `request.log` without a pino child per request: pino builds a child's bindings eagerly, and most
+ * requests log nothing but their request line. The child (bound to the request id, as Fastify's
+ * would be) is made the first time something logs through `request.log`.
+ */
+class LazyChildLogger {
+  #child: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Record<string, unknown>,
+  ) {}
+
+  #logger() {
+    this.#child ??= this.parent.child(this.bindings);
+    return this.#child;
+  }
+
+  get level() {
+    return this.#child?.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+  #call(method: LogMethod, args: unknown[]) {
+    (this.#logger()[method] as (...args: unknown[]) => void)(...args);
+  }
+  fatal(...args: unknown[]) {
+    this.#call('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.#call('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.#call('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.#call('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.#call('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.#call('trace', args);
+  }
+  silent() {}
+  child(bindings: Record<string, unknown>, options?: object) {
+    return this.#logger().child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: a lazy child unless the route sets its own level or serializers. */
+export const requestLogger = (
+  logger: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: { level?: string; serializers?: Record<string, (value: unknown) => unknown> },
+): FastifyBaseLogger =>
+  options.level || options.serializers
+    ? logger.child(bindings, options)
+    : (new LazyChildLogger(logger, bindings) as unknown as FastifyBaseLogger);

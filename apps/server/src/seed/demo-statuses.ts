@@ -73,7 +73,7 @@ export async function seedDemoStatuses(db: Executor, tenant: DemoTenant) {
         icon: circleIcon(plan.iconSize, plan.color),
         fileName: `${plan.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${plan.iconSize}.png`,
         trackIdle: plan.trackIdle,
-        editable: !plan.builtIn,
+        builtIn: plan.builtIn,
       })
       .returning({ id: statuses.id });
     if (plan.tasks.length === 0) continue;

@@ -1,25 +1,16 @@
 import { Select } from '@mantine/core';
 import type { Company } from '@opsdeck/contract/companies';
 import { LIMITS } from '@opsdeck/contract/limits';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { apiRequest } from '../lib/api-client';
 import { isAdmin } from '../lib/authorities';
 import { errorText } from '../lib/i18n';
 import { useProfile, useViewer } from '../lib/profile-context';
 import { useTenantId } from '../lib/session';
 import { truncateText } from '../lib/truncate';
-
-/** Every company an admin may act on (GET /api/company answers all of them for admins). */
-export function companiesQueryOptions() {
-  return queryOptions({
-    queryKey: ['companies', 'list'],
-    queryFn: ({ signal }) => apiRequest<Company[]>('/company', { signal, tenantId: null }),
-    staleTime: 60_000,
-  });
-}
+import { companiesQueryOptions } from '../resources/companies';
 
 /** Company names by tenant id, for an admin's Company column; loaded only when `enabled`. */
 export function useCompanyNames(enabled: boolean): Map<string, string> {

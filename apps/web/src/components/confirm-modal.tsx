@@ -1,18 +1,24 @@
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../lib/api-client';
+import { type FailurePolicy, failureOutcome, SHOW_ON_FORM } from '../lib/failure-policy';
+import { notifyErrorKey, notifySuccess } from '../lib/notify';
 import { useSubmitLock } from '../lib/use-submit-lock';
 import { FormErrorAlert } from './form-parts';
 
-interface ConfirmModalProps {
+export interface ConfirmModalProps {
   opened: boolean;
   onClose: () => void;
   title: ReactNode;
   children: ReactNode;
-  /** Resolving closes the modal; throwing keeps it open with the error's message. A caller that
-   * wants a toast and a closed modal instead catches, toasts and resolves. */
+  /** The action; resolving closes the modal (after the `success` toast). */
   onConfirm: () => Promise<unknown>;
+  /** The toast text of a success. */
+  success?: string;
+  /** Where a failure's key goes (spec section 8): under the question (the default) or a toast that closes. */
+  failure?: FailurePolicy;
+  /** The item a failure toast names. */
+  itemName?: string;
   confirmLabel?: string;
   /** Red confirm button, for deletes and other losses. */
   danger?: boolean;
@@ -25,6 +31,9 @@ export function ConfirmModal({
   title,
   children,
   onConfirm,
+  success,
+  failure = SHOW_ON_FORM,
+  itemName,
   confirmLabel,
   danger = false,
 }: ConfirmModalProps) {
@@ -41,10 +50,18 @@ export function ConfirmModal({
   const confirm = async () => {
     setErrorKey(null);
     try {
-      await lock.run(onConfirm);
+      const ran = await lock.run(async () => {
+        await onConfirm();
+        return true;
+      });
+      if (!ran) return;
+      if (success) notifySuccess(success);
       onClose();
     } catch (error) {
-      setErrorKey(isApiError(error) ? error.errorKey : 'ERROR_GENERAL_INTERNAL');
+      const outcome = failureOutcome(error, failure);
+      if (outcome.show === 'form') return setErrorKey(outcome.key);
+      notifyErrorKey(outcome.key, itemName);
+      onClose();
     }
   };
 
@@ -54,7 +71,8 @@ export function ConfirmModal({
         <div>{children}</div>
         <FormErrorAlert errorKey={errorKey} />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={close} disabled={lock.pending}>
+          {/* Opens on Cancel, not the close button: the safe answer (WAI-ARIA APG, alert dialog). */}
+          <Button variant="default" onClick={close} disabled={lock.pending} data-autofocus>
             {t('modal.cancel')}
           </Button>
           <Button color={danger ? 'red' : undefined} onClick={confirm} loading={lock.pending} disabled={lock.locked}>

@@ -1,7 +1,7 @@
-import { ActionIcon, Affix, Box, Tooltip } from '@mantine/core';
+import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 
-interface FloatingCreateButtonProps {
+export interface CreateAction {
   /** The accessible name, and the tooltip's text. */
   label: string;
   onClick: () => void;
@@ -9,21 +9,16 @@ interface FloatingCreateButtonProps {
 }
 
 /**
- * The round create button at the bottom right of a list page (spec section 2). The space it
- * leaves below the page lets the last rows and the page links scroll clear of it.
+ * The spec's round create button of a list page. It sits in the page's flow, at the right end of
+ * the list page's header (ListPageHeader's `create`), not fixed over the page: a fixed button
+ * covered the last row's actions and the page links, and in the flow it is also a few Tabs from
+ * the skip link instead of after every row (UiPath Orchestrator puts its Add button there too).
  */
-export function FloatingCreateButton({ label, onClick, withTooltip = true }: FloatingCreateButtonProps) {
+export function FloatingCreateButton({ label, onClick, withTooltip = true }: CreateAction) {
   const button = (
-    <ActionIcon size={56} radius="xl" aria-label={label} onClick={onClick}>
-      <IconPlus size={28} />
+    <ActionIcon size={48} radius="xl" aria-label={label} onClick={onClick} style={{ flex: 'none' }}>
+      <IconPlus size={26} />
     </ActionIcon>
   );
-  return (
-    <>
-      <Box h={64} aria-hidden="true" />
-      <Affix position={{ bottom: 32, right: 32 }}>
-        {withTooltip ? <Tooltip label={label}>{button}</Tooltip> : button}
-      </Affix>
-    </>
-  );
+  return withTooltip ? <Tooltip label={label}>{button}</Tooltip> : button;
 }

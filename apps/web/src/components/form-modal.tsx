@@ -2,7 +2,9 @@ import { Button, Group, Modal, Stack } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { type DefaultValues, type FieldValues, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { type FailurePolicy, failureOutcome, SHOW_ON_FORM } from '../lib/failure-policy';
 import { applyApiError, type ErrorPlacement } from '../lib/form-errors';
+import { notifyErrorKey, notifySuccess } from '../lib/notify';
 import { useSubmitLock } from '../lib/use-submit-lock';
 import { FormErrorAlert, SubmitButton } from './form-parts';
 
@@ -12,16 +14,25 @@ interface FormModalProps<TValues extends FieldValues, TOutput> {
   title: ReactNode;
   /** A react-hook-form form, usually with zodResolver over the contract's schema. */
   form: UseFormReturn<TValues, unknown, TOutput>;
-  /** Resolving closes the modal. A rejection's field keys go on the fields, the rest under the form. */
+  /** The save; resolving closes the modal after the `success` toast. */
   onSubmit: (values: TOutput) => Promise<unknown>;
+  /** The toast text of a success, from what was saved ('Successfully added <name>'). */
+  success?: (values: TOutput) => string;
+  /** Where a failure's field keys go; API fields of the form's own names need no entry. */
   errorPlacement?: ErrorPlacement<TValues>;
+  /**
+   * What a failure no field takes does (spec section 8): shown under the form with everything
+   * typed kept (the default), or a toast naming `itemName` that closes the dialog.
+   */
+  failure?: FailurePolicy;
+  itemName?: string;
   submitLabel?: string;
   children: ReactNode;
 }
 
 /**
  * The create and edit dialogs (spec section 4): submit is disabled while a field has an error or
- * a request is in flight, and re-enables about 1000 ms after success.
+ * a request is in flight, and re-enables about 1000 ms after success; success toasts and closes.
  */
 export function FormModal<TValues extends FieldValues, TOutput>({
   opened,
@@ -29,7 +40,10 @@ export function FormModal<TValues extends FieldValues, TOutput>({
   title,
   form,
   onSubmit,
+  success,
   errorPlacement,
+  failure = SHOW_ON_FORM,
+  itemName,
   submitLabel,
   children,
 }: FormModalProps<TValues, TOutput>) {
@@ -47,16 +61,26 @@ export function FormModal<TValues extends FieldValues, TOutput>({
   const submit = form.handleSubmit(async (values) => {
     setGeneralKey(null);
     try {
-      await lock.run(() => onSubmit(values));
+      const ran = await lock.run(async () => {
+        await onSubmit(values);
+        return true;
+      });
+      if (!ran) return;
+      if (success) notifySuccess(success(values));
       onClose();
     } catch (error) {
-      setGeneralKey(applyApiError(error, form, errorPlacement));
+      // One way for every form: field keys on their fields, then the area's policy for the rest.
+      if (applyApiError(error, form, errorPlacement) === null) return;
+      const outcome = failureOutcome(error, failure);
+      if (outcome.show === 'form') return setGeneralKey(outcome.key);
+      notifyErrorKey(outcome.key, itemName);
+      onClose();
     }
   });
 
   return (
     <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('modal.close') }}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate ref={markFirstField}>
         <Stack gap="md">
           {children}
           <FormErrorAlert errorKey={generalKey} />
@@ -72,6 +96,22 @@ export function FormModal<TValues extends FieldValues, TOutput>({
       </form>
     </Modal>
   );
+}
+
+/**
+ * Mantine's Modal focuses the first [data-autofocus] element, else its first focusable one, the
+ * close button: a keyboard user's first space closed the dialog. Marking the form's first field
+ * before the focus trap runs (it waits a tick) opens every form dialog on its first field. A
+ * searchable picker opens its list on focus, over the rest of the form: then the form itself takes
+ * the focus, and the first Tab reaches the picker.
+ */
+function markFirstField(form: HTMLFormElement | null) {
+  if (!form || form.querySelector('[data-autofocus]')) return;
+  const first = form.querySelector('input:not([type=hidden]):not(:disabled), textarea:not(:disabled)');
+  if (!first) return;
+  const opensList = first.hasAttribute('aria-haspopup') && !first.hasAttribute('readonly');
+  if (opensList) form.tabIndex = -1;
+  (opensList ? form : first).setAttribute('data-autofocus', '');
 }
 
 interface ModalFormOptions<TValues extends FieldValues, TOutput> {

@@ -1,7 +1,7 @@
 import { Alert, Button, type ButtonProps, Select, type SelectProps } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../lib/i18n';
@@ -18,9 +18,16 @@ export function FormErrorAlert({ errorKey }: { errorKey: string | null }) {
   );
 }
 
+/** Keeps the focus in the field being typed in when the button is pressed (see SubmitButton). */
+const keepFocus = (event: MouseEvent) => event.preventDefault();
+
 /**
  * Spec section 4: submit is disabled while any field has an error or a request is in flight, and
  * stays blocked for the re-enable delay after a success (the lock's job).
+ *
+ * Pressing the button must not blur the field first: the blur would validate that field alone,
+ * disable the button before the click lands, and the submit that checks every field would never
+ * run (login with both fields empty flagged only the e-mail; the role form never flagged Company).
  */
 export function SubmitButton({
   lock,
@@ -29,7 +36,7 @@ export function SubmitButton({
   ...props
 }: ButtonProps & { lock: SubmitLock; hasErrors: boolean; children: ReactNode }) {
   return (
-    <Button type="submit" loading={lock.pending} disabled={hasErrors || lock.locked} {...props}>
+    <Button type="submit" loading={lock.pending} disabled={hasErrors || lock.locked} onMouseDown={keepFocus} {...props}>
       {children}
     </Button>
   );
@@ -71,8 +78,20 @@ export function SelectField<TValues extends FieldValues, TOutput>({
   );
 }
 
+type Named = { id: number; name: string };
+
+/**
+ * The choices of a select: the loaded list, plus the record's current choice when the list lacks
+ * it (an edit of a status in a department the editor no longer manages still shows that department).
+ */
+export function withCurrent(list: readonly Named[], current?: Named): Named[] {
+  const choices = list.map((item) => ({ id: item.id, name: item.name }));
+  if (current && !choices.some((item) => item.id === current.id)) choices.unshift(current);
+  return choices;
+}
+
 /** Select options of named records by id, the names cut for the dropdown (spec section 8). */
-export function nameOptions(items: readonly { id: number; name: string }[]) {
+export function nameOptions(items: readonly Named[]) {
   return items.map((item) => ({
     value: String(item.id),
     label: truncateText(item.name, LIMITS.truncate.dropdownName),

@@ -23,7 +23,8 @@ export function LoadForEdit<TData, TKey extends QueryKey>({
   children,
 }: LoadForEditProps<TData, TKey>) {
   const queryClient = useQueryClient();
-  const detail = useQuery(query);
+  // Fresh from the server every time, whatever is cached: the dialog edits what is stored now.
+  const detail = useQuery({ ...query, staleTime: 0, retry: false });
   useEffect(() => {
     if (!detail.isError) return;
     notifyError(detail.error);

@@ -13,6 +13,12 @@ interface RowActionsProps {
   /** None hides the icon (the viewer lacks the authority). */
   onEdit?: () => void;
   onDelete?: () => void;
+  /**
+   * Why this row cannot be deleted (a built-in role, one's own account, a department head): the
+   * icon shows disabled with the reason as its tooltip, instead of offering a delete the server
+   * refuses.
+   */
+  deleteBlockedReason?: string;
   gap?: MantineSpacing;
 }
 
@@ -24,6 +30,7 @@ export function RowActions({
   deleteTooltip,
   onEdit,
   onDelete,
+  deleteBlockedReason,
   gap = 4,
 }: RowActionsProps) {
   return (
@@ -35,12 +42,28 @@ export function RowActions({
           </ActionIcon>
         </WithTooltip>
       )}
-      {onDelete && (
+      {onDelete && !deleteBlockedReason && (
         <WithTooltip label={deleteTooltip}>
           <ActionIcon variant="subtle" color="red" aria-label={deleteLabel} onClick={onDelete}>
             <IconTrash size={18} />
           </ActionIcon>
         </WithTooltip>
+      )}
+      {onDelete && deleteBlockedReason && (
+        // data-disabled rather than disabled: a disabled button gets no hover or focus, so its
+        // tooltip, the reason, could never show (Mantine's advice for tooltips on disabled buttons).
+        <Tooltip label={deleteBlockedReason}>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            data-disabled
+            aria-disabled="true"
+            aria-label={`${deleteLabel}: ${deleteBlockedReason}`}
+            onClick={(event) => event.preventDefault()}
+          >
+            <IconTrash size={18} />
+          </ActionIcon>
+        </Tooltip>
       )}
     </Group>
   );

@@ -12,6 +12,9 @@ export const DATE_FORMATS = {
   activityDate: 'MMM DD',
 } as const;
 
+/** Weeks start on Monday: the search bar's calendars and its 'This Week' (an ISO week) agree. */
+export const FIRST_DAY_OF_WEEK = 1;
+
 /** Formats epoch milliseconds; '-' for a missing value (spec: licence expiration '-' if none). */
 export function formatEpoch(value: number | null | undefined, format: string = DATE_FORMATS.date): string {
   if (value === null || value === undefined) return '-';

@@ -4,11 +4,15 @@ import { isApiError } from './api-client';
 import { errorText, i18n } from './i18n';
 import { truncateText } from './truncate';
 
-type Verb = 'added' | 'updated' | 'deleted';
+export type Verb = 'added' | 'updated' | 'deleted';
 
-/** A success toast naming the item, e.g. 'Successfully added Acme' (names cut at 50, spec section 8). */
+/** The success text naming the item, e.g. 'Successfully added Acme' (names cut at 50, spec section 8). */
+export function doneText(verb: Verb, name: string): string {
+  return i18n.t(`toast.${verb}`, { name: truncateText(name, LIMITS.truncate.toastName) });
+}
+
 export function notifyDone(verb: Verb, name: string): void {
-  notifySuccess(i18n.t(`toast.${verb}`, { name: truncateText(name, LIMITS.truncate.toastName) }));
+  notifySuccess(doneText(verb, name));
 }
 
 export function notifySuccess(message: string): void {

@@ -4,6 +4,8 @@ import { useSyncExternalStore } from 'react';
 export const STORAGE_KEYS = {
   authToken: 'opsdeck.authToken',
   tenantId: 'opsdeck.tenantId',
+  /** The sidebar's pinned state and closed groups (shell/sidebar-memory.ts); kept across sign-outs. */
+  sidebar: 'opsdeck.sidebar',
 } as const;
 
 type Listener = () => void;

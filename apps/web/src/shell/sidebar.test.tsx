@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { viewerOf } from '../lib/authorities';
 import { renderWithProviders } from '../test/render';
 import { Sidebar } from './sidebar';
+import { DEFAULT_SIDEBAR, parseSidebarMemory } from './sidebar-memory';
 
 function renderSidebar(authorities: string[], path = '/dashboard', companyId: number | null = 5) {
   const onLogout = vi.fn();
@@ -110,5 +111,33 @@ describe('sidebar', () => {
     const { onLogout } = renderSidebar(['ACCESS_USER_TAB']);
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     expect(onLogout).toHaveBeenCalledOnce();
+  });
+
+  it('remembers the closed groups across a reload', async () => {
+    const user = userEvent.setup();
+    const first = renderSidebar(['ACCESS_WORKFLOW_TAB', 'ACCESS_ROLE_TAB']);
+    const group = within(first.nav).getByRole('button', { name: 'Workflow Management' });
+    await user.click(group);
+    expect(group.getAttribute('aria-expanded')).toBe('false');
+    cleanup();
+    const again = renderSidebar(['ACCESS_WORKFLOW_TAB', 'ACCESS_ROLE_TAB']);
+    expect(within(again.nav).getByRole('button', { name: 'Workflow Management' }).getAttribute('aria-expanded')).toBe(
+      'false',
+    );
+    expect(within(again.nav).getByRole('button', { name: 'User Management' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+  });
+});
+
+describe('sidebar memory', () => {
+  it('reads what it stored, and the default from anything else', () => {
+    expect(parseSidebarMemory(JSON.stringify({ pinned: false, closedGroups: ['nav.reports', 7] }))).toEqual({
+      pinned: false,
+      closedGroups: ['nav.reports'],
+    });
+    for (const raw of [null, '', 'not json', '[]', '42', JSON.stringify({ pinned: 'no' })]) {
+      expect(parseSidebarMemory(raw)).toEqual(DEFAULT_SIDEBAR);
+    }
   });
 });

@@ -8,11 +8,12 @@ import {
   IconLogout,
   IconUsers,
 } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Viewer } from '../lib/authorities';
 import { dashboardLink, isLinkActive, type NavIcon, type NavLinkItem, visibleNavGroups } from './nav-model';
+import { useSidebarMemory } from './sidebar-memory';
 
 const ICONS: Record<NavIcon, ReactNode> = {
   dashboard: <IconLayoutDashboard size={18} stroke={1.6} />,
@@ -48,22 +49,15 @@ function SidebarLink({ link, pathname, onNavigate }: { link: NavLinkItem; pathna
 
 /**
  * Spec section 2, Shell: collapsible groups; each link shows only to holders of its authorities.
- * It sits in the shell's navigation landmark (AppShell.Navbar).
+ * It sits in the shell's navigation landmark (AppShell.Navbar, or the drawer on a narrow screen).
  */
 export function Sidebar({ viewer, onNavigate, onLogout, loggingOut = false }: SidebarProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const groups = visibleNavGroups(viewer);
   const home = dashboardLink(viewer);
-  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
-
-  const setOpened = (label: string, opened: boolean) =>
-    setClosed((current) => {
-      const next = new Set(current);
-      if (opened) next.delete(label);
-      else next.add(label);
-      return next;
-    });
+  // Which groups are closed is remembered across reloads (localStorage).
+  const { closedGroups, setGroupOpened } = useSidebarMemory();
 
   return (
     <>
@@ -79,7 +73,7 @@ export function Sidebar({ viewer, onNavigate, onLogout, loggingOut = false }: Si
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           />
           {groups.map((group) => {
-            const opened = !closed.has(group.label);
+            const opened = !closedGroups.includes(group.label);
             return (
               <NavLink
                 key={group.label}
@@ -89,7 +83,7 @@ export function Sidebar({ viewer, onNavigate, onLogout, loggingOut = false }: Si
                 leftSection={ICONS[group.icon]}
                 rightSection={<IconChevronRight size={14} stroke={1.8} />}
                 opened={opened}
-                onChange={(value) => setOpened(group.label, value)}
+                onChange={(value) => setGroupOpened(group.label, value)}
                 aria-expanded={opened}
                 childrenOffset={28}
                 noWrap

@@ -8,7 +8,7 @@ import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router';
 import { installSessionHandling } from '../features/auth/session';
 import { i18n } from '../lib/i18n';
 import { createQueryClient } from '../lib/query-client';
-import { theme } from '../lib/theme';
+import { cssVariablesResolver, theme } from '../lib/theme';
 import { routes } from '../shell/routes';
 
 function Providers({
@@ -21,7 +21,7 @@ function Providers({
   return (
     <I18nextProvider i18n={i18n}>
       {/* env="test" turns off transitions and portals, which happy-dom would otherwise leave half-open. */}
-      <MantineProvider theme={theme} env="test">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
         <Notifications />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </MantineProvider>

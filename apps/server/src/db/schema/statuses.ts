@@ -24,33 +24,12 @@ export const statuses = pgTable(
     icon: bytea('icon').notNull(),
     fileName: text('file_name').notNull(),
     trackIdle: boolean('track_idle').notNull().default(false),
-    /** Built-in statuses the agents rely on are shown but cannot be edited or deleted. */
-    editable: boolean('editable').notNull().default(true),
+    /** Built-in statuses the agents rely on are shown but never edited or deleted (migration 0005 renamed `editable`). */
+    builtIn: boolean('built_in').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [
     index('statuses_tenant_id_idx').on(table.tenantId),
     index('statuses_department_id_idx').on(table.departmentId),
-  ],
-);
-
-export const tasks = pgTable(
-  'tasks',
-  {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: uuid('tenant_id').notNull(),
-    name: text('name').notNull(),
-    statusId: integer('status_id')
-      .notNull()
-      .references(() => statuses.id, { onDelete: 'restrict' }),
-    departmentId: integer('department_id')
-      .notNull()
-      .references(() => departments.id, { onDelete: 'restrict' }),
-    createdAt: createdAt(),
-  },
-  (table) => [
-    index('tasks_tenant_id_idx').on(table.tenantId),
-    index('tasks_status_id_idx').on(table.statusId),
-    index('tasks_department_id_idx').on(table.departmentId),
   ],
 );

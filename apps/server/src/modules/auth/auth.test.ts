@@ -235,6 +235,51 @@ describe('password reset', () => {
     expect(reused.body).toEqual({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID', message: 'Invalid reset password.' });
   });
 
+  it('tells whether a key still works without using it up, before and after the reset', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
+    const key = resetKeyOf(await waitForMail(user.email));
+    const check = (resetPasswordKey: unknown) => t.call('/api/reset-password/check', { json: { resetPasswordKey } });
+
+    expect(await check(key)).toMatchObject({ status: 200, body: { valid: true } });
+    expect(await check(key)).toMatchObject({ status: 200, body: { valid: true } });
+    expect(await check('not-a-key')).toMatchObject({ status: 200, body: { valid: false } });
+    const reset = await t.call('/api/user/reset-password', {
+      json: { newPassword: 'checked first', resetPasswordKey: key },
+    });
+    expect(reset.status).toBe(200);
+    expect(await check(key)).toMatchObject({ status: 200, body: { valid: false } });
+
+    expect(await check('')).toMatchObject({ status: 400, body: { key: 'ERROR_RESET_PASSWORD_FORM_INVALID' } });
+    expect(await check(42)).toMatchObject({ status: 400, body: { key: 'ERROR_RESET_PASSWORD_FORM_INVALID' } });
+  });
+
+  it('tells an expired key as not usable', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
+    const key = resetKeyOf(await waitForMail(user.email));
+    await t.database.db
+      .update(passwordResetKeys)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(passwordResetKeys.userId, user.id));
+    const result = await t.call('/api/reset-password/check', { json: { resetPasswordKey: key } });
+    expect(result.body).toEqual({ valid: false });
+  });
+
+  it('stops an address that keeps asking about keys that do not work', async () => {
+    const answers: number[] = [];
+    for (let i = 0; i < 32; i += 1) {
+      answers.push((await t.call('/api/reset-password/check', { json: { resetPasswordKey: `guess-${i}` } })).status);
+    }
+    // 30 failures a window per address; the tests above already spent a few of this address's.
+    const firstRefusal = answers.indexOf(429);
+    expect(firstRefusal).toBeGreaterThan(20);
+    expect(answers.slice(0, firstRefusal).every((status) => status === 200)).toBe(true);
+    expect(answers.slice(firstRefusal).every((status) => status === 429)).toBe(true);
+  });
+
   it('accepts the spec query form of the reset call', async () => {
     const company = await createCompany(t.database.db);
     const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });

@@ -1,14 +1,6 @@
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import {
-  companies,
-  credentials,
-  passwordResetKeys,
-  roleAuthorities,
-  sessions,
-  userRoles,
-  users,
-} from '../../db/schema';
+import { credentials, passwordResetKeys, roleAuthorities, sessions, userRoles, users } from '../../db/schema';
 
 export async function findLoginByEmail(db: Executor, email: string) {
   const [row] = await db
@@ -67,16 +59,27 @@ export async function findCallerBySessionHash(db: Executor, tokenHash: string, n
   return row;
 }
 
-export async function findCompanyIdByTenant(db: Executor, tenantId: string) {
-  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.tenantId, tenantId)).limit(1);
-  return row?.id ?? null;
-}
-
 export async function insertResetKey(db: Executor, values: { userId: number; keyHash: string; expiresAt: number }) {
   await db.insert(passwordResetKeys).values(values);
 }
 
 /** Marks a valid key used and returns its user; a used, expired or unknown key returns nothing. */
+/** Whether a reset key is stored, unused and unexpired (it is not used up by asking). */
+export async function findUsableResetKey(db: Executor, keyHash: string, now: number) {
+  const [row] = await db
+    .select({ userId: passwordResetKeys.userId })
+    .from(passwordResetKeys)
+    .where(
+      and(
+        eq(passwordResetKeys.keyHash, keyHash),
+        isNull(passwordResetKeys.usedAt),
+        gt(passwordResetKeys.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
 export async function consumeResetKey(db: Executor, keyHash: string, now: number) {
   const [row] = await db
     .update(passwordResetKeys)

@@ -3,6 +3,8 @@ import {
   LoginRequest,
   LoginResponse,
   Ok,
+  ResetKeyCheck,
+  ResetKeyStatus,
   ResetPasswordRequest,
   SessionCheck,
 } from '@opsdeck/contract/auth';
@@ -76,6 +78,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       auth.requestPasswordReset(request.query.u, request.ip);
       return { ok: true as const };
     },
+  );
+
+  app.post(
+    '/reset-password/check',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Whether a password-reset key can still be used',
+        description:
+          'Asked when the reset panel opens, so a used or expired link says so before anything is typed. ' +
+          'Does not use the key up. The key is in the body only. Throttled per address (429).',
+        body: ResetKeyCheck,
+        response: { 200: ResetKeyStatus },
+      },
+    },
+    async (request) => ({ valid: await auth.checkResetKey(request.body.resetPasswordKey, request.ip) }),
   );
 
   app.post(

@@ -4,10 +4,12 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Caller } from '../../platform/access';
 import { AppError, badRequest } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
 import type { Mailer } from '../../platform/mail';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../platform/passwords';
 import { Throttle } from '../../platform/throttle';
 import { digest, newSecret } from '../../platform/tokens';
+import { findCompany } from '../companies/queries';
 import * as q from './queries';
 import { resetPasswordMail } from './reset-mail';
 import { SessionCache } from './session-cache';
@@ -16,14 +18,23 @@ const FIFTEEN_MINUTES = 15 * 60_000;
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger }) {
-  const { db, config, mailer, log } = deps;
+export function createAuthService(deps: {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  events: EventBus;
+}) {
+  const { db, config, mailer, log, events } = deps;
   const cache = new SessionCache();
   // Five wrong passwords lock an account for the rest of its window; an address gets more room,
   // since many people can sit behind one.
   const accountFailures = new Throttle(5, FIFTEEN_MINUTES);
   const addressFailures = new Throttle(30, FIFTEEN_MINUTES);
   const resetRequests = new Throttle(10, FIFTEEN_MINUTES);
+  // Keys are 256 random bits, so guessing is hopeless; an address that keeps asking about keys
+  // that do not work is still stopped, like a sign-in that keeps failing.
+  const resetKeyFailures = new Throttle(30, FIFTEEN_MINUTES);
 
   async function login(username: string, password: string, address: string): Promise<{ token: string }> {
     const account = username.trim().toLowerCase();
@@ -84,7 +95,7 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
     const now = Date.now();
     const cached = tenants.get(tenantId);
     if (cached && cached.until > now) return cached.companyId;
-    const companyId = await q.findCompanyIdByTenant(db, tenantId);
+    const companyId = (await findCompany(db, { tenantId }))?.id ?? null;
     if (tenants.size > 10_000) tenants.clear();
     tenants.set(tenantId, { companyId, until: now + 5_000 });
     return companyId;
@@ -111,6 +122,14 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
     })().catch((err: unknown) => log.error({ err }, 'password reset mail failed'));
   }
 
+  /** Whether the reset link's key still works; asking does not use it up. */
+  async function checkResetKey(resetPasswordKey: string, address: string): Promise<boolean> {
+    resetKeyFailures.check(address);
+    const usable = await q.findUsableResetKey(db, digest(resetPasswordKey), Date.now());
+    if (!usable) resetKeyFailures.hit(address);
+    return usable !== undefined;
+  }
+
   /** A reset key works once; the new password ends every session opened before it. */
   async function resetPassword(resetPasswordKey: string, newPassword: string) {
     const passwordHash = await hashPassword(newPassword);
@@ -127,19 +146,28 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
     cache.evictUser(userId);
   }
 
+  // What a cached session may do changes with its user and roles; a company that goes takes its
+  // tenant with it. Evicting on the domain events keeps the caches exact on this instance.
+  events.subscribe(
+    (event) => {
+      if (event.resource === 'users') for (const id of event.ids) cache.evictUser(id);
+      else if (event.resource === 'roles') cache.clear();
+      else if (event.resource === 'companies') {
+        cache.clear();
+        tenants.clear();
+      }
+    },
+    { resources: ['users', 'roles', 'companies'] },
+  );
+
   return {
     login,
     logout,
     resolveCaller,
     requestPasswordReset,
+    checkResetKey,
     resetPassword,
     resolveTenant,
-    /** For areas that end sessions or change authorities (archiving a user, editing a role). */
-    evictUser: (userId: number) => cache.evictUser(userId),
-    evictAll: () => {
-      cache.clear();
-      tenants.clear();
-    },
     pruneExpiredSessions: () => q.deleteExpiredSessions(db, Date.now()),
   };
 }

@@ -35,3 +35,19 @@ export async function listCompanies(db: Executor, companyId?: number) {
 export async function listIndustryTypes(db: Executor) {
   return db.select().from(industryTypes).orderBy(asc(industryTypes.name));
 }
+
+/** The one company lookup every area uses: by its id or by its tenant id. */
+export async function findCompany(db: Executor, key: { id: number } | { tenantId: string }) {
+  const [row] = await db
+    .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId })
+    .from(companies)
+    .where('id' in key ? eq(companies.id, key.id) : eq(companies.tenantId, key.tenantId))
+    .limit(1);
+  return row;
+}
+
+/** Whether the user heads a company. */
+export async function headsCompany(db: Executor, userId: number) {
+  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.headId, userId)).limit(1);
+  return row !== undefined;
+}

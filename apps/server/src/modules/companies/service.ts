@@ -1,7 +1,7 @@
 import type { Company, IndustryType } from '@opsdeck/contract/companies';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
-import { completeName } from '../users/service';
+import { completeName } from '../users/names';
 import * as q from './queries';
 
 function toCompany(row: q.CompanyRow): Company {

@@ -2,6 +2,7 @@ import { and, asc, eq, exists, inArray, ne, not, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, selectRows } from '../../db/client';
 import { companies, departments, roleAuthorities, statuses, tasks, userRoles, users } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 const head = alias(users, 'head');
 const parent = alias(departments, 'parent');
@@ -21,11 +22,8 @@ const departmentColumns = {
 
 export type DepartmentRow = Awaited<ReturnType<typeof listDepartments>>[number];
 
-/**
- * Non-archived departments with head, parent and company, by name. `tenantId` null reads every
- * company's (an admin with no company picked); `ids` narrows to those ids.
- */
-export async function listDepartments(db: Executor, tenantId: string | null, ids?: readonly number[]) {
+/** Non-archived departments of the scope with head, parent and company, by name; `ids` narrows to those ids. */
+export async function listDepartments(db: Executor, scope: TenantScope, ids?: readonly number[]) {
   return db
     .select(departmentColumns)
     .from(departments)
@@ -35,28 +33,22 @@ export async function listDepartments(db: Executor, tenantId: string | null, ids
     .where(
       and(
         not(departments.archived),
-        tenantId === null ? undefined : eq(departments.tenantId, tenantId),
+        inScope(departments.tenantId, scope),
         ids === undefined ? undefined : inArray(departments.id, [...ids]),
       ),
     )
     .orderBy(asc(sql`lower(${departments.name})`), asc(departments.id));
 }
 
-/** One non-archived department inside the tenant (any tenant with null), or undefined. */
-export async function findDepartment(db: Executor, id: number, tenantId: string | null) {
+/** One non-archived department inside the scope, or undefined: the one department lookup every area uses. */
+export async function findDepartment(db: Executor, scope: TenantScope, id: number) {
   const [row] = await db
     .select(departmentColumns)
     .from(departments)
     .innerJoin(companies, eq(companies.tenantId, departments.tenantId))
     .leftJoin(head, eq(head.id, departments.headId))
     .leftJoin(parent, eq(parent.id, departments.parentId))
-    .where(
-      and(
-        eq(departments.id, id),
-        not(departments.archived),
-        tenantId === null ? undefined : eq(departments.tenantId, tenantId),
-      ),
-    );
+    .where(and(eq(departments.id, id), not(departments.archived), inScope(departments.tenantId, scope)));
   return row;
 }
 
@@ -115,14 +107,18 @@ export async function insertDepartment(
 
 export async function updateDepartment(
   db: Executor,
+  scope: TenantScope,
   id: number,
   values: { name: string; headId: number; parentId: number | null },
 ) {
-  await db.update(departments).set(values).where(eq(departments.id, id));
+  await db
+    .update(departments)
+    .set(values)
+    .where(and(eq(departments.id, id), inScope(departments.tenantId, scope)));
 }
 
-export async function deleteDepartment(db: Executor, id: number) {
-  await db.delete(departments).where(eq(departments.id, id));
+export async function deleteDepartment(db: Executor, scope: TenantScope, id: number) {
+  await db.delete(departments).where(and(eq(departments.id, id), inScope(departments.tenantId, scope)));
 }
 
 /** Users whose roles hold a level that qualifies them to head a department. */
@@ -184,5 +180,15 @@ export async function isHeadCandidate(db: Executor, tenantId: string, userId: nu
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.tenantId, tenantId), not(users.archived), qualifiesAsHead(db)));
+  return row !== undefined;
+}
+
+/** Whether the user heads a department that is not archived. */
+export async function headsDepartment(db: Executor, userId: number) {
+  const [row] = await db
+    .select({ id: departments.id })
+    .from(departments)
+    .where(and(eq(departments.headId, userId), eq(departments.archived, false)))
+    .limit(1);
   return row !== undefined;
 }

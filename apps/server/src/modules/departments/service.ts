@@ -8,9 +8,8 @@ import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest, conflict, notFound } from '../../platform/errors';
-import { readTenant, writeTenant } from '../../platform/tenancy';
-import type { AuthService } from '../auth/service';
-import { completeName } from '../users/service';
+import { EVERY_TENANT, oneTenant, scopedTenant, scopeOf, writeTenant } from '../../platform/tenancy';
+import { completeName } from '../users/names';
 import { manageableDepartmentIds } from './access';
 import * as q from './queries';
 
@@ -54,11 +53,11 @@ export function toForest(list: readonly Department[]): DepartmentNode[] {
 
 export type DepartmentsService = ReturnType<typeof createDepartmentsService>;
 
-export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
+export function createDepartmentsService(deps: { db: Db }) {
   const { db } = deps;
 
   async function findOrThrow(executor: Executor, auth: RequestAuth, id: number) {
-    const row = await q.findDepartment(executor, id, readTenant(auth));
+    const row = await q.findDepartment(executor, scopeOf(auth), id);
     if (!row) throw notFound('ERROR_DEPARTMENT_NOT_EXIST');
     return row;
   }
@@ -78,7 +77,7 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
     }
     const parentId = body.parentId ?? null;
     if (parentId !== null) {
-      const parent = await q.findDepartment(executor, parentId, tenantId);
+      const parent = await q.findDepartment(executor, oneTenant(tenantId), parentId);
       // Itself or one of its descendants as parent would close a cycle in the tree.
       const below = existing ? await q.subtreeIds(executor, existing.id) : new Set<number>();
       if (!parent || below.has(parentId)) {
@@ -102,14 +101,14 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
   async function accessible(auth: RequestAuth): Promise<Department[]> {
     const manageable = await manageableDepartmentIds(db, auth);
     if (manageable !== 'all' && manageable.size === 0) return [];
-    const rows = await q.listDepartments(db, readTenant(auth), manageable === 'all' ? undefined : [...manageable]);
+    const rows = await q.listDepartments(db, scopeOf(auth), manageable === 'all' ? undefined : [...manageable]);
     return rows.map(toDepartment);
   }
 
   return {
     /** The tenant's departments; an admin with no company picked sees every company's. */
     async list(auth: RequestAuth): Promise<Department[]> {
-      return (await q.listDepartments(db, readTenant(auth))).map(toDepartment);
+      return (await q.listDepartments(db, scopeOf(auth))).map(toDepartment);
     },
 
     async get(auth: RequestAuth, id: number): Promise<Department> {
@@ -129,7 +128,7 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
      * users first; otherwise the request's tenant (none for an admin with no company picked).
      */
     async headList(auth: RequestAuth, departmentId?: number): Promise<DepartmentHeadCandidate[]> {
-      let tenantId = readTenant(auth);
+      let tenantId = scopedTenant(scopeOf(auth));
       let currentHeadId: number | undefined;
       if (departmentId !== undefined) {
         const department = await findOrThrow(db, auth, departmentId);
@@ -146,7 +145,7 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
       const id = await saving(() =>
         db.transaction(async (tx) => q.insertDepartment(tx, { tenantId, ...(await check(tx, tenantId, body)) })),
       );
-      return toDepartment((await q.findDepartment(db, id, tenantId))!);
+      return toDepartment((await q.findDepartment(db, oneTenant(tenantId), id))!);
     },
 
     /** An admin may update any company's department; its own tenant scopes the rules. */
@@ -154,10 +153,10 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
       await saving(() =>
         db.transaction(async (tx) => {
           const existing = await findOrThrow(tx, auth, id);
-          await q.updateDepartment(tx, id, await check(tx, existing.tenantId, body, existing));
+          await q.updateDepartment(tx, scopeOf(auth), id, await check(tx, existing.tenantId, body, existing));
         }),
       );
-      return toDepartment((await q.findDepartment(db, id, null))!);
+      return toDepartment((await q.findDepartment(db, EVERY_TENANT, id))!);
     },
 
     /** Hard delete (spec section 4); its users stay, with no department. */
@@ -166,7 +165,7 @@ export function createDepartmentsService(deps: { db: Db; auth: AuthService }) {
         await findOrThrow(tx, auth, id);
         if (await q.hasChildren(tx, id)) throw conflict('ERROR_DEPARTMENT_DELETE_HAS_CHILDREN');
         if (await q.hasStatusesOrTasks(tx, id)) throw conflict('ERROR_DEPARTMENT_DELETE_ASSOCIATED_WITH_STATUSES');
-        await q.deleteDepartment(tx, id);
+        await q.deleteDepartment(tx, scopeOf(auth), id);
       });
     },
   };

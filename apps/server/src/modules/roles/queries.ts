@@ -1,7 +1,8 @@
 import { BUILT_IN_ROLES, type BuiltInRole } from '@opsdeck/contract/authorities';
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { authorities, companies, roleAuthorities, roles, userRoles, users } from '../../db/schema';
+import { inScope, ownedBy, type TenantScope } from '../../platform/tenancy';
 
 export async function upsertAuthorities(db: Executor, rows: { key: string; title: string }[]) {
   for (const row of rows) {
@@ -16,7 +17,7 @@ export async function findBuiltInRole(db: Executor, tenantId: string | null, bui
   const [row] = await db
     .select({ id: roles.id })
     .from(roles)
-    .where(and(tenantId === null ? isNull(roles.tenantId) : eq(roles.tenantId, tenantId), eq(roles.builtIn, builtIn)))
+    .where(and(ownedBy(roles.tenantId, tenantId), eq(roles.builtIn, builtIn)))
     .limit(1);
   return row?.id;
 }
@@ -59,16 +60,13 @@ const roleColumns = {
   companyName: companies.name,
 };
 
-/** Scope of a read: a tenant's roles, or (null) every role, the provider's included. */
-const inScope = (tenantId: string | null) => (tenantId === null ? undefined : eq(roles.tenantId, tenantId));
-
-/** Non-archived roles of a tenant (null: of every tenant and the provider), by company then name. */
-export async function listActiveRoles(db: Executor, tenantId: string | null): Promise<RoleRow[]> {
+/** Non-archived roles of the scope (every tenant's: the provider's included), by company then name. */
+export async function listActiveRoles(db: Executor, scope: TenantScope): Promise<RoleRow[]> {
   return db
     .select(roleColumns)
     .from(roles)
     .leftJoin(companies, eq(companies.tenantId, roles.tenantId))
-    .where(and(eq(roles.archived, false), inScope(tenantId)))
+    .where(and(eq(roles.archived, false), inScope(roles.tenantId, scope)))
     .orderBy(
       sql`${companies.name} asc nulls first`,
       desc(roles.isProtected),
@@ -78,12 +76,12 @@ export async function listActiveRoles(db: Executor, tenantId: string | null): Pr
 }
 
 /** One non-archived role inside the scope, or undefined (a foreign role reads as missing). */
-export async function findRole(db: Executor, id: number, tenantId: string | null): Promise<RoleRow | undefined> {
+export async function findRole(db: Executor, scope: TenantScope, id: number): Promise<RoleRow | undefined> {
   const [row] = await db
     .select(roleColumns)
     .from(roles)
     .leftJoin(companies, eq(companies.tenantId, roles.tenantId))
-    .where(and(eq(roles.id, id), eq(roles.archived, false), inScope(tenantId)))
+    .where(and(eq(roles.id, id), eq(roles.archived, false), inScope(roles.tenantId, scope)))
     .limit(1);
   return row;
 }
@@ -109,7 +107,7 @@ export async function roleNameTaken(db: Executor, tenantId: string | null, name:
     .from(roles)
     .where(
       and(
-        tenantId === null ? isNull(roles.tenantId) : eq(roles.tenantId, tenantId),
+        ownedBy(roles.tenantId, tenantId),
         sql`lower(${roles.name}) = lower(${name})`,
         exceptId === undefined ? undefined : ne(roles.id, exceptId),
       ),
@@ -123,8 +121,11 @@ export async function insertRole(db: Executor, tenantId: string, name: string) {
   return row!.id;
 }
 
-export async function renameRole(db: Executor, id: number, name: string) {
-  await db.update(roles).set({ name }).where(eq(roles.id, id));
+export async function renameRole(db: Executor, scope: TenantScope, id: number, name: string) {
+  await db
+    .update(roles)
+    .set({ name })
+    .where(and(eq(roles.id, id), inScope(roles.tenantId, scope)));
 }
 
 export async function replaceRoleAuthorities(db: Executor, roleId: number, keys: readonly string[]) {
@@ -143,7 +144,24 @@ export async function countActiveHolders(db: Executor, roleId: number) {
 }
 
 /** Removes a role; archived users' past assignments to it go with it (role_authorities cascade). */
-export async function deleteRole(db: Executor, roleId: number) {
+export async function deleteRole(db: Executor, scope: TenantScope, roleId: number) {
   await db.delete(userRoles).where(eq(userRoles.roleId, roleId));
-  await db.delete(roles).where(eq(roles.id, roleId));
+  await db.delete(roles).where(and(eq(roles.id, roleId), inScope(roles.tenantId, scope)));
+}
+
+/** Non-archived roles of exactly this tenant (null: the provider's own) among `ids`, with their authority keys. */
+export async function findRolesWithAuthorities(db: Executor, ids: readonly number[], tenantId: string | null) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: roles.id, name: roles.name, authorityKey: roleAuthorities.authorityKey })
+    .from(roles)
+    .leftJoin(roleAuthorities, eq(roleAuthorities.roleId, roles.id))
+    .where(and(inArray(roles.id, [...ids]), eq(roles.archived, false), ownedBy(roles.tenantId, tenantId)));
+  const byId = new Map<number, { id: number; name: string; authorities: string[] }>();
+  for (const row of rows) {
+    const role = byId.get(row.id) ?? { id: row.id, name: row.name, authorities: [] };
+    if (row.authorityKey) role.authorities.push(row.authorityKey);
+    byId.set(row.id, role);
+  }
+  return [...byId.values()];
 }

@@ -326,6 +326,14 @@ describe('DELETE /api/usergroup/archiveRole/{id}', () => {
     expect((await remove(admin, provider)).body).toMatchObject({ key: 'ERROR_GENERAL_PROTECTED' });
   });
 
+  it('says which roles may be changed and deleted: not the built-in or protected ones', async () => {
+    const own = await createOk(head, 'Deletable Role', ['VIEW_USER']);
+    const roles = await list(head);
+    expect(roles.find((role) => role.id === own.id)).toMatchObject({ editable: true, deletable: true });
+    const builtIn = (await findBuiltInRole(t.database.db, north.tenantId, 'EMPLOYEE'))!;
+    expect(roles.find((role) => role.id === builtIn)).toMatchObject({ editable: false, deletable: false });
+  });
+
   it('refuses a role active users hold (ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER, 409); archived holders do not block', async () => {
     const role = await createOk(head, 'In Use', ['VIEW_USER']);
     const user = await createUser(t.database.db, { company: north, authorities: [] });

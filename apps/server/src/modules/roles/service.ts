@@ -4,8 +4,8 @@ import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { conflict, forbidden, notFound } from '../../platform/errors';
-import { readTenant, writeTenant } from '../../platform/tenancy';
-import type { AuthService } from '../auth/service';
+import type { EventBus } from '../../platform/events';
+import { scopeOf, writeTenant } from '../../platform/tenancy';
 import * as q from './queries';
 
 /** The checklist's order: the contract's (tabs, then actions, then levels), not alphabetical. */
@@ -32,8 +32,8 @@ const unique = <T>(values: readonly T[]) => [...new Set(values)];
 
 export type RolesService = ReturnType<typeof createRolesService>;
 
-export function createRolesService(deps: { db: Db; auth: AuthService }) {
-  const { db, auth } = deps;
+export function createRolesService(deps: { db: Db; events: EventBus }) {
+  const { db, events } = deps;
 
   async function withAuthorities(rows: q.RoleRow[]): Promise<Role[]> {
     const held = await q.listRoleAuthorities(
@@ -53,11 +53,13 @@ export function createRolesService(deps: { db: Db; auth: AuthService }) {
       tenantId: row.tenantId,
       companyName: row.companyName,
       authorities: byRole.get(row.id) ?? [],
+      editable: !row.isProtected && row.builtIn === null,
+      deletable: !row.isProtected,
     }));
   }
 
   async function requireRole(caller: RequestAuth, id: number) {
-    const row = await q.findRole(db, id, readTenant(caller));
+    const row = await q.findRole(db, scopeOf(caller), id);
     if (!row) throw notFound('ERROR_ROLE_NOT_EXIST');
     return row;
   }
@@ -96,7 +98,7 @@ export function createRolesService(deps: { db: Db; auth: AuthService }) {
     },
 
     async listActive(caller: RequestAuth): Promise<Role[]> {
-      return withAuthorities(await q.listActiveRoles(db, readTenant(caller)));
+      return withAuthorities(await q.listActiveRoles(db, scopeOf(caller)));
     },
 
     async get(caller: RequestAuth, id: number): Promise<Role> {
@@ -118,6 +120,7 @@ export function createRolesService(deps: { db: Db; auth: AuthService }) {
           return roleId;
         }),
       );
+      events.publish({ resource: 'roles', kind: 'created', ids: [id], tenantId });
       return this.get(caller, id);
     },
 
@@ -140,12 +143,11 @@ export function createRolesService(deps: { db: Db; auth: AuthService }) {
       await checkName(role.tenantId, name, id);
       await guardDuplicate(() =>
         db.transaction(async (tx) => {
-          await q.renameRole(tx, id, name);
+          await q.renameRole(tx, scopeOf(caller), id, name);
           await q.replaceRoleAuthorities(tx, id, keys);
         }),
       );
-      // Sessions cache authorities for a few seconds: drop them so holders see the change at once.
-      auth.evictAll();
+      events.publish({ resource: 'roles', kind: 'updated', ids: [id], tenantId: role.tenantId });
       return this.get(caller, id);
     },
 
@@ -155,9 +157,9 @@ export function createRolesService(deps: { db: Db; auth: AuthService }) {
       if (role.isProtected) throw conflict('ERROR_GENERAL_PROTECTED');
       await db.transaction(async (tx) => {
         if ((await q.countActiveHolders(tx, id)) > 0) throw conflict('ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER');
-        await q.deleteRole(tx, id);
+        await q.deleteRole(tx, scopeOf(caller), id);
       });
-      auth.evictAll();
+      events.publish({ resource: 'roles', kind: 'deleted', ids: [id], tenantId: role.tenantId });
     },
   };
 }

@@ -10,8 +10,8 @@ import {
   tokenFor,
 } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createUser, setCompanyHead, type TestCompany } from '../../../test/factories';
-import { schedules, users } from '../../db/schema';
+import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from '../../../test/factories';
+import { departments, schedules, users } from '../../db/schema';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -102,10 +102,10 @@ describe('POST /api/schedule', () => {
 
   it('creates 5000 records in one call', async () => {
     const count = (await db().select().from(schedules)).length;
-    const many = Array.from({ length: 5000 }, (_, index) => ({
-      ...shift(alice, 400),
-      userId: index % 2 ? alice : bob,
-    }));
+    // One shift a day each: a person is never booked twice over the same hours.
+    const many = Array.from({ length: 5000 }, (_, index) =>
+      shift(index % 2 ? alice : bob, 400 + Math.floor(index / 2)),
+    );
     const result = await create(many);
     expect(result.status).toBe(201);
     expect(result.body).toHaveLength(5000);
@@ -251,7 +251,7 @@ describe('PUT /api/schedule', () => {
 
   it('refuses a schedule 13 days ahead with ERROR_SCHEDULE_LOCKED, and a mixed selection changes nothing', async () => {
     const near = await createOne(alice, 13);
-    const far = await createOne(alice, 15);
+    const far = await createOne(alice, 15.5);
     const locked = await update([times(near)]);
     expect(locked.status).toBe(409);
     expect(locked.body.key).toBe('ERROR_SCHEDULE_LOCKED');
@@ -262,7 +262,7 @@ describe('PUT /api/schedule', () => {
   });
 
   it('refuses to move a schedule into the locked fortnight', async () => {
-    const far = await createOne(alice, 15);
+    const far = await createOne(bob, 15.5);
     const result = await update([
       { id: far.id, scheduleStart: Date.now() + DAY, scheduleEnd: Date.now() + DAY + HOUR },
     ]);
@@ -272,7 +272,7 @@ describe('PUT /api/schedule', () => {
 
   it('answers ERROR_SCHEDULE_NOT_EXIST for unknown or archived ids, and changes nothing', async () => {
     const far = await createOne(alice, 16);
-    const gone = await createOne(alice, 16);
+    const gone = await createOne(alice, 16.5);
     await archive([gone.id]);
     for (const id of [999_999, gone.id]) {
       const result = await update([times(far), times({ id, scheduleStart: far.scheduleStart })]);
@@ -319,7 +319,7 @@ describe('PATCH /api/schedule', () => {
   });
 
   it('answers ERROR_SCHEDULE_NOT_EXIST for unknown or already archived ids', async () => {
-    const future = await createOne(alice, 2);
+    const future = await createOne(alice, 2.5);
     await archive([future.id]);
     const again = await archive([future.id]);
     expect(again.status).toBe(404);
@@ -333,6 +333,89 @@ describe('PATCH /api/schedule', () => {
     expect(empty.body.key).toBe('ERROR_SCHEDULE_NOTHING_SELECTED');
     expect((await archive({ ids: [1] })).status).toBe(400);
     expect((await archive(['x'])).status).toBe(400);
+  });
+});
+
+describe('one person, one shift at a time', () => {
+  it('refuses a shift that overlaps a stored one of the same person (409 ERROR_SCHEDULE_OVERLAP), and creates none', async () => {
+    const first = await createOne(alice, 90);
+    const before = (await db().select().from(schedules)).length;
+    const overlapping = {
+      userId: alice,
+      scheduleStart: first.scheduleStart + HOUR,
+      scheduleEnd: first.scheduleEnd + HOUR,
+    };
+    const result = await create([shift(bob, 90), overlapping]);
+    expect(result.status).toBe(409);
+    expect(result.body.key).toBe('ERROR_SCHEDULE_OVERLAP');
+    expect((await db().select().from(schedules)).length).toBe(before);
+    // Back to back is not an overlap, and another person may work the same hours.
+    const next = { userId: alice, scheduleStart: first.scheduleEnd, scheduleEnd: first.scheduleEnd + HOUR };
+    expect((await create([next, shift(bob, 90.01)])).status).toBe(201);
+  });
+
+  it('refuses two overlapping shifts of one person in the same request', async () => {
+    const result = await create([shift(alice, 95), shift(alice, 95)]);
+    expect(result.status).toBe(409);
+    expect(result.body.key).toBe('ERROR_SCHEDULE_OVERLAP');
+  });
+
+  it('refuses moving a shift onto another of the same person, but not onto its own old hours', async () => {
+    const first = await createOne(alice, 100);
+    const second = await createOne(alice, 100.5);
+    const onto = await update([{ id: second.id, scheduleStart: first.scheduleStart, scheduleEnd: first.scheduleEnd }]);
+    expect(onto.status).toBe(409);
+    expect(onto.body.key).toBe('ERROR_SCHEDULE_OVERLAP');
+    const nudged = await update([
+      { id: first.id, scheduleStart: first.scheduleStart + HOUR, scheduleEnd: first.scheduleEnd + HOUR },
+    ]);
+    expect(nudged.status).toBe(200);
+  });
+
+  it('lets an archived shift be booked over', async () => {
+    const first = await createOne(bob, 110);
+    await archive([first.id]);
+    expect(
+      (await create([{ userId: bob, scheduleStart: first.scheduleStart, scheduleEnd: first.scheduleEnd }])).status,
+    ).toBe(201);
+  });
+});
+
+describe('a department head schedules his own departments only', () => {
+  let deptHeadToken: string;
+  let member: number;
+  let outsider: number;
+  beforeAll(async () => {
+    const ops = await createDepartment(db(), a, { name: 'Schedules Ops' });
+    const opsNorth = await createDepartment(db(), a, { name: 'Schedules Ops North', parentId: ops.id });
+    const elsewhere = await createDepartment(db(), a, { name: 'Schedules Elsewhere' });
+    const deptHead = await createUser(db(), { company: a, role: 'DEPARTMENT_HEAD', departmentId: ops.id });
+    await db().update(departments).set({ headId: deptHead.id }).where(eq(departments.id, ops.id));
+    deptHeadToken = await t.login(deptHead.email, deptHead.password);
+    member = (await createUser(db(), { company: a, departmentId: opsNorth.id })).id;
+    outsider = (await createUser(db(), { company: a, departmentId: elsewhere.id })).id;
+  });
+
+  it('creates for the users below him and is refused for others (403 ERROR_SCHEDULE_INACCESSIBLE)', async () => {
+    expect((await create([shift(member, 120)], deptHeadToken)).status).toBe(201);
+    for (const userId of [outsider, alice]) {
+      const refused = await create([shift(userId, 121)], deptHeadToken);
+      expect(refused.status).toBe(403);
+      expect(refused.body.key).toBe('ERROR_SCHEDULE_INACCESSIBLE');
+    }
+  });
+
+  it('lists, moves and archives only his people’s shifts', async () => {
+    const theirs = await createOne(outsider, 130);
+    const mine = (await create([shift(member, 131)], deptHeadToken)).body[0]!;
+    const listed = await list('', deptHeadToken);
+    expect(listed.body.map((row) => row.userId)).toContain(member);
+    expect(listed.body.map((row) => row.userId)).not.toContain(outsider);
+    const moved = { id: theirs.id, scheduleStart: theirs.scheduleStart + HOUR, scheduleEnd: theirs.scheduleEnd + HOUR };
+    expect((await update([moved], deptHeadToken)).body.key).toBe('ERROR_SCHEDULE_INACCESSIBLE');
+    expect((await archive([theirs.id], deptHeadToken)).body.key).toBe('ERROR_SCHEDULE_INACCESSIBLE');
+    expect((await rowOf(theirs.id)).archived).toBe(false);
+    expect((await archive([mine.id], deptHeadToken)).status).toBe(200);
   });
 });
 

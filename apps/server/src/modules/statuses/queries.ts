@@ -1,6 +1,7 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { departments, statuses, tasks } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 const statusColumns = {
   id: statuses.id,
@@ -13,35 +14,23 @@ const statusColumns = {
   icon: statuses.icon,
   fileName: statuses.fileName,
   trackIdle: statuses.trackIdle,
-  editable: statuses.editable,
+  builtIn: statuses.builtIn,
 };
 
 export type StatusRow = Awaited<ReturnType<typeof listStatuses>>[number];
 
-/** Statuses with their department, of one tenant (or of every tenant with `tenantId` null). */
-export async function listStatuses(db: Executor, tenantId: string | null, id?: number) {
-  const filters: SQL[] = [];
-  if (tenantId !== null) filters.push(eq(statuses.tenantId, tenantId));
-  if (id !== undefined) filters.push(eq(statuses.id, id));
+/** Statuses of the scope with their department, by name. */
+export async function listStatuses(db: Executor, scope: TenantScope, id?: number) {
   return db
     .select(statusColumns)
     .from(statuses)
     .innerJoin(departments, eq(departments.id, statuses.departmentId))
-    .where(and(...filters))
+    .where(and(inScope(statuses.tenantId, scope), id === undefined ? undefined : eq(statuses.id, id)))
     .orderBy(asc(statuses.name), asc(statuses.id));
 }
 
-export async function findStatus(db: Executor, tenantId: string | null, id: number) {
-  const [row] = await listStatuses(db, tenantId, id);
-  return row ?? null;
-}
-
-/** A live (not archived) department of the tenant, or null. */
-export async function findDepartment(db: Executor, tenantId: string, id: number) {
-  const [row] = await db
-    .select({ id: departments.id, name: departments.name })
-    .from(departments)
-    .where(and(eq(departments.id, id), eq(departments.tenantId, tenantId), eq(departments.archived, false)));
+export async function findStatus(db: Executor, scope: TenantScope, id: number) {
+  const [row] = await listStatuses(db, scope, id);
   return row ?? null;
 }
 
@@ -58,7 +47,7 @@ export type StatusValues = {
 export async function insertStatus(
   db: Executor,
   tenantId: string,
-  values: StatusValues & { icon: Buffer; fileName: string; editable?: boolean },
+  values: StatusValues & { icon: Buffer; fileName: string; builtIn?: boolean },
 ) {
   const [row] = await db
     .insert(statuses)

@@ -5,9 +5,9 @@ import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import { decodeDataUrl, pngDataUrl, pngInfo } from '../../platform/png';
-import { readTenant, writeTenant } from '../../platform/tenancy';
-import type { AuthService } from '../auth/service';
+import { oneTenant, scopeOf, writeTenant } from '../../platform/tenancy';
 import { canManage, type Manageable, manageableDepartmentIds, requireManageable } from '../departments/access';
+import { findDepartment } from '../departments/queries';
 import * as q from './queries';
 
 /** A status as the caller sees it: `editable` says whether they may change it (spec sections 2 and 6). */
@@ -22,8 +22,8 @@ function toStatus(row: q.StatusRow, manageable: Manageable): Status {
     icon: pngDataUrl(row.icon),
     fileName: row.fileName,
     trackIdle: row.trackIdle,
-    editable: row.editable && canManage(manageable, row.departmentId),
-    builtIn: !row.editable,
+    editable: !row.builtIn && canManage(manageable, row.departmentId),
+    builtIn: row.builtIn,
     tenantId: row.tenantId,
   };
 }
@@ -51,17 +51,17 @@ function iconFileName(fileName: string | null | undefined) {
 
 export type StatusesService = ReturnType<typeof createStatusesService>;
 
-export function createStatusesService(deps: { db: Db; auth: AuthService }) {
+export function createStatusesService(deps: { db: Db }) {
   const { db } = deps;
 
   async function load(auth: RequestAuth, id: number) {
-    const row = await q.findStatus(db, readTenant(auth), id);
+    const row = await q.findStatus(db, scopeOf(auth), id);
     if (!row) throw notFound('ERROR_STATUS_NOT_EXIST');
     return row;
   }
 
   async function requireDepartment(tenantId: string, departmentId: number) {
-    const department = await q.findDepartment(db, tenantId, departmentId);
+    const department = await findDepartment(db, oneTenant(tenantId), departmentId);
     if (!department) throw badRequest('ERROR_DEPARTMENT_NOT_EXIST', { departmentId: 'ERROR_DEPARTMENT_NOT_EXIST' });
   }
 
@@ -69,7 +69,7 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
     /** Every status of the tenant; an admin with no X-Tenant-Id reads every company's. */
     async list(auth: RequestAuth): Promise<Status[]> {
       const manageable = await manageableDepartmentIds(db, auth);
-      return (await q.listStatuses(db, readTenant(auth))).map((row) => toStatus(row, manageable));
+      return (await q.listStatuses(db, scopeOf(auth))).map((row) => toStatus(row, manageable));
     },
 
     async get(auth: RequestAuth, id: number): Promise<Status> {
@@ -92,13 +92,13 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
         icon,
         fileName: iconFileName(body.fileName),
       });
-      return toStatus((await q.findStatus(db, tenantId, id))!, manageable);
+      return toStatus((await q.findStatus(db, oneTenant(tenantId), id))!, manageable);
     },
 
     async update(auth: RequestAuth, id: number, body: SaveStatus): Promise<Status> {
       const current = await load(auth, id);
       const tenantId = current.tenantId;
-      if (!current.editable) throw forbidden('ERROR_STATUS_INACCESSIBLE');
+      if (current.builtIn) throw forbidden('ERROR_STATUS_INACCESSIBLE');
       const manageable = await manageableDepartmentIds(db, auth);
       requireManageable(manageable, 'ERROR_STATUS_INACCESSIBLE', current.departmentId);
       const icon = readIcon(body.icon);
@@ -112,12 +112,12 @@ export function createStatusesService(deps: { db: Db; auth: AuthService }) {
         trackIdle: body.trackIdle,
         ...(icon ? { icon, fileName: iconFileName(body.fileName) } : {}),
       });
-      return toStatus((await q.findStatus(db, tenantId, id))!, manageable);
+      return toStatus((await q.findStatus(db, oneTenant(tenantId), id))!, manageable);
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {
       const current = await load(auth, id);
-      if (!current.editable) throw forbidden('ERROR_STATUS_INACCESSIBLE');
+      if (current.builtIn) throw forbidden('ERROR_STATUS_INACCESSIBLE');
       requireManageable(await manageableDepartmentIds(db, auth), 'ERROR_STATUS_INACCESSIBLE', current.departmentId);
       if ((await q.countTasksOfStatus(db, id)) > 0) throw conflict('ERROR_STATUS_DELETE');
       try {

@@ -273,7 +273,7 @@ describe('GET /api/status', () => {
     const inChild = await createOne({ departmentId: childDept });
     const inSibling = await createOne({ departmentId: siblingDept });
     const builtIn = await createOne({ departmentId: childDept });
-    await db().update(statuses).set({ editable: false }).where(eq(statuses.id, builtIn.id));
+    await db().update(statuses).set({ builtIn: true }).where(eq(statuses.id, builtIn.id));
     const editableFor = async (token: string) => {
       const list = (await t.call<Status[]>('/api/status', { token })).body;
       const byId = new Map(list.map((status) => [status.id, status]));
@@ -342,7 +342,7 @@ describe('PUT /api/status/{id}', () => {
 
   it('refuses a built-in (non-editable) status, even for the company head', async () => {
     const created = await createOne();
-    await db().update(statuses).set({ editable: false }).where(eq(statuses.id, created.id));
+    await db().update(statuses).set({ builtIn: true }).where(eq(statuses.id, created.id));
     const result = await update(created.id, body({ name: 'Changed' }));
     expect(result.status).toBe(403);
     expect(result.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
@@ -414,7 +414,7 @@ describe('DELETE /api/status/{id}', () => {
 
   it('refuses a built-in status', async () => {
     const created = await createOne();
-    await db().update(statuses).set({ editable: false }).where(eq(statuses.id, created.id));
+    await db().update(statuses).set({ builtIn: true }).where(eq(statuses.id, created.id));
     const result = await remove(created.id);
     expect(result.status).toBe(403);
     expect(result.body.key).toBe('ERROR_STATUS_INACCESSIBLE');

@@ -1,14 +1,12 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { departments, statuses, tasks } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 export type TaskRow = Awaited<ReturnType<typeof listTasks>>[number];
 
-/** Tasks with their status and department, of one tenant (or of every tenant with `tenantId` null). */
-export async function listTasks(db: Executor, tenantId: string | null, id?: number) {
-  const filters: SQL[] = [];
-  if (tenantId !== null) filters.push(eq(tasks.tenantId, tenantId));
-  if (id !== undefined) filters.push(eq(tasks.id, id));
+/** Tasks of the scope with their status and department, by name. */
+export async function listTasks(db: Executor, scope: TenantScope, id?: number) {
   return db
     .select({
       id: tasks.id,
@@ -22,29 +20,13 @@ export async function listTasks(db: Executor, tenantId: string | null, id?: numb
     .from(tasks)
     .innerJoin(statuses, eq(statuses.id, tasks.statusId))
     .innerJoin(departments, eq(departments.id, tasks.departmentId))
-    .where(and(...filters))
+    .where(and(inScope(tasks.tenantId, scope), id === undefined ? undefined : eq(tasks.id, id)))
     .orderBy(asc(tasks.name), asc(tasks.id));
 }
 
-export async function findTask(db: Executor, tenantId: string | null, id: number) {
-  const [row] = await listTasks(db, tenantId, id);
+export async function findTask(db: Executor, scope: TenantScope, id: number) {
+  const [row] = await listTasks(db, scope, id);
   return row ?? null;
-}
-
-export async function statusExists(db: Executor, tenantId: string, id: number) {
-  const [row] = await db
-    .select({ id: statuses.id })
-    .from(statuses)
-    .where(and(eq(statuses.id, id), eq(statuses.tenantId, tenantId)));
-  return Boolean(row);
-}
-
-export async function departmentExists(db: Executor, tenantId: string, id: number) {
-  const [row] = await db
-    .select({ id: departments.id })
-    .from(departments)
-    .where(and(eq(departments.id, id), eq(departments.tenantId, tenantId), eq(departments.archived, false)));
-  return Boolean(row);
 }
 
 export type TaskValues = { name: string; statusId: number; departmentId: number };

@@ -2,9 +2,10 @@ import type { SaveTask, Task } from '@opsdeck/contract/tasks';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { badRequest, notFound } from '../../platform/errors';
-import { readTenant, writeTenant } from '../../platform/tenancy';
-import type { AuthService } from '../auth/service';
+import { oneTenant, scopeOf, writeTenant } from '../../platform/tenancy';
 import { canManage, type Manageable, manageableDepartmentIds, requireManageable } from '../departments/access';
+import { findDepartment } from '../departments/queries';
+import { findStatus } from '../statuses/queries';
 import * as q from './queries';
 
 /** A task as the caller sees it: `editable` says whether they may change it (spec section 6). */
@@ -21,11 +22,11 @@ function toTask(row: q.TaskRow, manageable: Manageable): Task {
 
 export type TasksService = ReturnType<typeof createTasksService>;
 
-export function createTasksService(deps: { db: Db; auth: AuthService }) {
+export function createTasksService(deps: { db: Db }) {
   const { db } = deps;
 
   async function load(auth: RequestAuth, id: number) {
-    const row = await q.findTask(db, readTenant(auth), id);
+    const row = await q.findTask(db, scopeOf(auth), id);
     if (!row) throw notFound('ERROR_TASK_NOT_EXIST');
     return row;
   }
@@ -33,9 +34,9 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
   /** The status and the department named in the body must be the tenant's (else as if not there). */
   async function requireReferences(tenantId: string, body: SaveTask) {
     const fields: Record<string, 'ERROR_STATUS_NOT_EXIST' | 'ERROR_DEPARTMENT_NOT_EXIST'> = {};
-    if (!(await q.statusExists(db, tenantId, body.statusId))) fields.statusId = 'ERROR_STATUS_NOT_EXIST';
-    if (!(await q.departmentExists(db, tenantId, body.departmentId)))
-      fields.departmentId = 'ERROR_DEPARTMENT_NOT_EXIST';
+    const scope = oneTenant(tenantId);
+    if (!(await findStatus(db, scope, body.statusId))) fields.statusId = 'ERROR_STATUS_NOT_EXIST';
+    if (!(await findDepartment(db, scope, body.departmentId))) fields.departmentId = 'ERROR_DEPARTMENT_NOT_EXIST';
     const first = Object.values(fields)[0];
     if (first) throw badRequest(first, fields);
   }
@@ -44,7 +45,7 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
     /** Every task of the tenant; an admin with no X-Tenant-Id reads every company's. */
     async list(auth: RequestAuth): Promise<Task[]> {
       const manageable = await manageableDepartmentIds(db, auth);
-      return (await q.listTasks(db, readTenant(auth))).map((row) => toTask(row, manageable));
+      return (await q.listTasks(db, scopeOf(auth))).map((row) => toTask(row, manageable));
     },
 
     async get(auth: RequestAuth, id: number): Promise<Task> {
@@ -57,7 +58,7 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
       const manageable = await manageableDepartmentIds(db, auth);
       requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', body.departmentId);
       const id = await q.insertTask(db, tenantId, body);
-      return toTask((await q.findTask(db, tenantId, id))!, manageable);
+      return toTask((await q.findTask(db, oneTenant(tenantId), id))!, manageable);
     },
 
     async update(auth: RequestAuth, id: number, body: SaveTask): Promise<Task> {
@@ -67,7 +68,7 @@ export function createTasksService(deps: { db: Db; auth: AuthService }) {
       await requireReferences(current.tenantId, body);
       requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', body.departmentId);
       await q.updateTask(db, current.tenantId, id, body);
-      return toTask((await q.findTask(db, current.tenantId, id))!, manageable);
+      return toTask((await q.findTask(db, oneTenant(current.tenantId), id))!, manageable);
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {

@@ -1,7 +1,8 @@
 import type { UserSortField } from '@opsdeck/contract/users';
-import { and, asc, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { companies, departments, roleAuthorities, roles, sessions, userRoles, users } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 export async function findProfile(db: Executor, userId: number) {
   const [row] = await db
@@ -35,7 +36,7 @@ export async function findProfile(db: Executor, userId: number) {
  * LIKE pattern and the ids of the departments, companies and roles whose names contain it.
  */
 export type UserScope = {
-  tenantId: string | null;
+  scope: TenantScope;
   search?: { pattern: string; departmentIds: number[]; companyIds: number[]; roleIds: number[] };
 };
 
@@ -51,27 +52,22 @@ const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]
  * from indexes (trigram indexes on the name and e-mail, migration 0003) or, when the text matches
  * most users, with one scan, whichever it estimates cheaper.
  */
-export async function resolveUserScope(db: Executor, tenantId: string | null, search: string | undefined) {
-  if (!search) return { tenantId } satisfies UserScope;
+export async function resolveUserScope(db: Executor, scope: TenantScope, search: string | undefined) {
+  if (!search) return { scope } satisfies UserScope;
   const pattern = likePattern(search);
   const named = (table: typeof departments | typeof companies | typeof roles) =>
     db
       .select({ id: table.id })
       .from(table)
-      .where(
-        and(sql`lower(${table.name}) like ${pattern}`, tenantId === null ? undefined : eq(table.tenantId, tenantId)),
-      )
+      .where(and(sql`lower(${table.name}) like ${pattern}`, inScope(table.tenantId, scope)))
       .then((rows) => rows.map((row) => row.id));
   const [departmentIds, companyIds, roleIds] = [await named(departments), await named(companies), await named(roles)];
-  return { tenantId, search: { pattern, departmentIds, companyIds, roleIds } } satisfies UserScope;
+  return { scope, search: { pattern, departmentIds, companyIds, roleIds } } satisfies UserScope;
 }
 
 /** The WHERE of the users list for a resolved scope. */
 export function scopeCondition(scope: UserScope): SQL {
-  const conditions: (SQL | undefined)[] = [
-    eq(users.archived, false),
-    scope.tenantId === null ? undefined : eq(users.tenantId, scope.tenantId),
-  ];
+  const conditions: (SQL | undefined)[] = [eq(users.archived, false), inScope(users.tenantId, scope.scope)];
   const { search } = scope;
   if (search) {
     conditions.push(
@@ -115,7 +111,7 @@ export function pageUserIdsQuery(
   collectFirst = false,
 ): SQL {
   // Inside one company every row has the same company: the rows are in the order of their names.
-  const field = sort.field === 'company' && scope.tenantId !== null ? 'fullName' : sort.field;
+  const field = sort.field === 'company' && scope.scope.kind === 'one' ? 'fullName' : sort.field;
   const direction = sql.raw(field === sort.field ? sort.direction : 'asc');
   const order = field === sort.field && sort.direction === 'desc' ? desc : asc;
   const { key, join, nullable } = SORT_KEYS[field];
@@ -175,6 +171,8 @@ const userColumns = {
   companyName: companies.name,
   tenantId: users.tenantId,
   archived: users.archived,
+  isHead: sql<boolean>`(exists (select 1 from ${departments} headed where headed.head_id = ${users.id} and not headed.archived)
+    or exists (select 1 from ${companies} led where led.head_id = ${users.id}))`,
 };
 
 export type UserRow = {
@@ -188,6 +186,8 @@ export type UserRow = {
   companyName: string | null;
   tenantId: string | null;
   archived: boolean;
+  /** Heads a department or a company: never archived (see the service's archive). */
+  isHead: boolean;
 };
 
 /** Users with their department and company names, by a condition (kept in the order asked). */
@@ -215,12 +215,9 @@ export async function selectUserRoles(db: Executor, where: SQL | undefined) {
     .orderBy(asc(roles.name), asc(roles.id));
 }
 
-/** One user inside the scope (tenant null: any), or undefined; archived users read as missing. */
-export async function findUser(db: Executor, id: number, tenantId: string | null) {
-  const rows = await selectUsers(
-    db,
-    and(eq(users.id, id), eq(users.archived, false), tenantId === null ? undefined : eq(users.tenantId, tenantId)),
-  );
+/** One user inside the scope, or undefined; archived users read as missing. */
+export async function findUser(db: Executor, scope: TenantScope, id: number) {
+  const rows = await selectUsers(db, and(eq(users.id, id), eq(users.archived, false), inScope(users.tenantId, scope)));
   return rows[0];
 }
 
@@ -232,58 +229,6 @@ export async function emailTaken(db: Executor, email: string) {
     .where(eq(sql`lower(${users.emailAddress})`, email.trim().toLowerCase()))
     .limit(1);
   return row !== undefined;
-}
-
-export async function findCompany(db: Executor, id: number) {
-  const [row] = await db
-    .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId })
-    .from(companies)
-    .where(eq(companies.id, id))
-    .limit(1);
-  return row;
-}
-
-export async function findCompanyByTenant(db: Executor, tenantId: string) {
-  const [row] = await db
-    .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId })
-    .from(companies)
-    .where(eq(companies.tenantId, tenantId))
-    .limit(1);
-  return row;
-}
-
-/** A department of the tenant that is not archived, or undefined. */
-export async function findDepartment(db: Executor, id: number, tenantId: string | null) {
-  if (tenantId === null) return undefined;
-  const [row] = await db
-    .select({ id: departments.id })
-    .from(departments)
-    .where(and(eq(departments.id, id), eq(departments.tenantId, tenantId), eq(departments.archived, false)))
-    .limit(1);
-  return row;
-}
-
-/** Non-archived roles of exactly this tenant (null: the provider's own) among `ids`, with their authority keys. */
-export async function findRolesWithAuthorities(db: Executor, ids: readonly number[], tenantId: string | null) {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: roles.id, name: roles.name, authorityKey: roleAuthorities.authorityKey })
-    .from(roles)
-    .leftJoin(roleAuthorities, eq(roleAuthorities.roleId, roles.id))
-    .where(
-      and(
-        inArray(roles.id, [...ids]),
-        eq(roles.archived, false),
-        tenantId === null ? isNull(roles.tenantId) : eq(roles.tenantId, tenantId),
-      ),
-    );
-  const byId = new Map<number, { id: number; name: string; authorities: string[] }>();
-  for (const row of rows) {
-    const role = byId.get(row.id) ?? { id: row.id, name: row.name, authorities: [] };
-    if (row.authorityKey) role.authorities.push(row.authorityKey);
-    byId.set(row.id, role);
-  }
-  return [...byId.values()];
 }
 
 export async function insertUser(
@@ -319,24 +264,12 @@ export async function replaceUserRoles(db: Executor, userId: number, roleIds: re
   if (roleIds.length) await db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
 }
 
-/** Whether the user heads a department that is not archived. */
-export async function headsDepartment(db: Executor, userId: number) {
-  const [row] = await db
-    .select({ id: departments.id })
-    .from(departments)
-    .where(and(eq(departments.headId, userId), eq(departments.archived, false)))
-    .limit(1);
-  return row !== undefined;
-}
-
-export async function headsCompany(db: Executor, userId: number) {
-  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.headId, userId)).limit(1);
-  return row !== undefined;
-}
-
-/** Archives a user and ends every session they hold. */
-export async function archiveUser(db: Executor, userId: number) {
-  await db.update(users).set({ archived: true }).where(eq(users.id, userId));
+/** Archives a user of the scope and ends every session they hold. */
+export async function archiveUser(db: Executor, scope: TenantScope, userId: number) {
+  await db
+    .update(users)
+    .set({ archived: true })
+    .where(and(eq(users.id, userId), inScope(users.tenantId, scope)));
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
@@ -349,7 +282,6 @@ export const inDepartments = (ids: readonly number[]) =>
 
 export const notUser = (id: number) => ne(users.id, id);
 
-export const activeIn = (tenantId: string | null) =>
-  and(eq(users.archived, false), tenantId === null ? undefined : eq(users.tenantId, tenantId));
+export const activeIn = (scope: TenantScope) => and(eq(users.archived, false), inScope(users.tenantId, scope));
 
 export const ofCompany = (companyId: number) => and(eq(users.archived, false), eq(users.companyId, companyId));

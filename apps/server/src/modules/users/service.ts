@@ -7,20 +7,21 @@ import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
 import { hashPassword } from '../../platform/passwords';
-import { readTenant } from '../../platform/tenancy';
+import { oneTenant, scopeOf } from '../../platform/tenancy';
 import { setPassword } from '../auth/queries';
-import type { AuthService } from '../auth/service';
+import { findCompany, headsCompany } from '../companies/queries';
 import { manageableDepartmentIds } from '../departments/access';
+import { findDepartment, headsDepartment } from '../departments/queries';
+import { findRolesWithAuthorities } from '../roles/queries';
+import { completeName } from './names';
 import * as q from './queries';
 
 /** Up to this many matches, a search's page is sorted from its matches (measured: bench/users-list.mjs). */
 const COLLECT_FIRST_LIMIT = 5000;
 
-export const completeName = (user: { firstName: string; lastName: string }) =>
-  `${user.firstName} ${user.lastName}`.trim();
-
-function toUser(row: q.UserRow, groups: { id: number; name: string }[]): User {
+function toUser(row: q.UserRow, groups: { id: number; name: string }[], viewerId: number): User {
   return {
     id: row.id,
     firstName: row.firstName,
@@ -35,11 +36,12 @@ function toUser(row: q.UserRow, groups: { id: number; name: string }[]): User {
     companyName: row.companyName,
     tenantId: row.tenantId,
     archived: row.archived,
+    deletable: !row.archived && row.id !== viewerId && !row.isHead,
   };
 }
 
 /** Rows plus their roles, read with one more query over the same condition. */
-async function withRoles(db: Executor, rows: q.UserRow[], where: SQL | undefined): Promise<User[]> {
+async function withRoles(db: Executor, rows: q.UserRow[], where: SQL | undefined, viewerId: number): Promise<User[]> {
   if (rows.length === 0) return [];
   const roles = await q.selectUserRoles(db, where);
   const byUser = new Map<number, { id: number; name: string }[]>();
@@ -48,7 +50,7 @@ async function withRoles(db: Executor, rows: q.UserRow[], where: SQL | undefined
     list.push({ id: role.id, name: role.name });
     byUser.set(role.userId, list);
   }
-  return rows.map((row) => toUser(row, byUser.get(row.id) ?? []));
+  return rows.map((row) => toUser(row, byUser.get(row.id) ?? [], viewerId));
 }
 
 /**
@@ -62,8 +64,8 @@ function withinAuthorities(roleAuthorities: readonly string[], held: ReadonlySet
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService(deps: { db: Db; auth: AuthService }) {
-  const { db, auth } = deps;
+export function createUsersService(deps: { db: Db; events: EventBus }) {
+  const { db, events } = deps;
 
   async function currentUserProfile(userId: number): Promise<CurrentUserProfile> {
     const row = await q.findProfile(db, userId);
@@ -89,14 +91,14 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
     };
   }
 
-  async function usersWhere(where: SQL | undefined) {
-    return withRoles(db, await q.selectUsers(db, where, true), where);
+  async function usersWhere(caller: RequestAuth, where: SQL | undefined) {
+    return withRoles(db, await q.selectUsers(db, where, true), where, caller.userId);
   }
 
   /** GET /api/user/get-user-list: the spec's plain array, or with `page` a server-side page. */
   async function list(caller: RequestAuth, query: UserListQuery): Promise<User[] | Page<User>> {
-    const scope = await q.resolveUserScope(db, readTenant(caller), query.search || undefined);
-    if (query.page === undefined) return usersWhere(q.scopeCondition(scope));
+    const scope = await q.resolveUserScope(db, scopeOf(caller), query.search || undefined);
+    if (query.page === undefined) return usersWhere(caller, q.scopeCondition(scope));
     const parsed = parseSort(query.sort);
     const sort = { field: (parsed?.field ?? 'fullName') as UserSortField, direction: parsed?.direction ?? 'asc' };
     const offset = (query.page - 1) * query.size;
@@ -105,16 +107,16 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
     // collected before sorting (see pageUserIdsQuery).
     const collectFirst = scope.search !== undefined && total <= COLLECT_FIRST_LIMIT;
     const ids = offset < total ? await q.pageUserIds(db, scope, sort, query.size, offset, collectFirst) : [];
-    const found = ids.length ? await usersWhere(q.byIds(ids)) : [];
+    const found = ids.length ? await usersWhere(caller, q.byIds(ids)) : [];
     const byId = new Map(found.map((user) => [user.id, user]));
     const items = ids.map((id) => byId.get(id)).filter((user): user is User => user !== undefined);
     return { items, total, page: query.page, size: query.size };
   }
 
   async function get(caller: RequestAuth, id: number): Promise<User> {
-    const row = await q.findUser(db, id, readTenant(caller));
+    const row = await q.findUser(db, scopeOf(caller), id);
     if (!row) throw notFound('ERROR_USER_NOT_EXIST');
-    const [user] = await withRoles(db, [row], q.byIds([row.id]));
+    const [user] = await withRoles(db, [row], q.byIds([row.id]), caller.userId);
     return user!;
   }
 
@@ -133,13 +135,13 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
     previousRoleIds: readonly number[] = [],
   ) {
     const wanted = [...new Set(groups)];
-    const roles = await q.findRolesWithAuthorities(db, wanted, tenantId);
+    const roles = await findRolesWithAuthorities(db, wanted, tenantId);
     if (roles.length !== wanted.length)
       throw new AppError(404, 'ERROR_ROLE_NOT_EXIST', { groups: 'ERROR_ROLE_NOT_EXIST' });
     if (!departmentId && roles.some((role) => role.authorities.includes('DEPARTMENT_ACCESS_LEVEL'))) {
       throw badRequest('ERROR_USER_DEPARTMENT_REQUIRED', { [fields.department]: 'ERROR_USER_DEPARTMENT_REQUIRED' });
     }
-    if (departmentId && !(await q.findDepartment(db, departmentId, tenantId))) {
+    if (departmentId && (tenantId === null || !(await findDepartment(db, oneTenant(tenantId), departmentId)))) {
       throw new AppError(404, 'ERROR_DEPARTMENT_NOT_EXIST', { [fields.department]: 'ERROR_DEPARTMENT_NOT_EXIST' });
     }
     if (!caller.isAdmin) {
@@ -147,7 +149,7 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
         ...wanted.filter((id) => !previousRoleIds.includes(id)),
         ...previousRoleIds.filter((id) => !wanted.includes(id)),
       ];
-      const changedRoles = changed.length ? await q.findRolesWithAuthorities(db, changed, tenantId) : [];
+      const changedRoles = changed.length ? await findRolesWithAuthorities(db, changed, tenantId) : [];
       // A role the caller cannot see (another tenant's) is refused too: it cannot be in `changedRoles`.
       if (
         changedRoles.length !== changed.length ||
@@ -165,10 +167,10 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
     if (caller.isAdmin) {
       const companyId = body.companyId ?? caller.tenantCompanyId;
       if (!companyId) throw badRequest('ERROR_COMPANY_REQUIRED', { companyId: 'ERROR_COMPANY_REQUIRED' });
-      company = await q.findCompany(db, companyId);
+      company = await findCompany(db, { id: companyId });
       if (!company) throw new AppError(404, 'ERROR_COMPANY_NOT_EXIST', { companyId: 'ERROR_COMPANY_NOT_EXIST' });
     } else {
-      company = caller.companyId === null ? undefined : await q.findCompany(db, caller.companyId);
+      company = caller.companyId === null ? undefined : await findCompany(db, { id: caller.companyId });
       if (!company) throw forbidden();
     }
     const groups = await checkAssignment(caller, company.tenantId, body.departmentId, body.groups, {
@@ -205,7 +207,7 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
 
   /** PUT /api/user/updateUser/{id}: names, department and roles; e-mail and company are read-only. */
   async function update(caller: RequestAuth, id: number, body: UpdateUser): Promise<User> {
-    const user = await q.findUser(db, id, readTenant(caller));
+    const user = await q.findUser(db, scopeOf(caller), id);
     if (!user) throw notFound('ERROR_USER_NOT_EXIST');
     const previous = await q.roleIdsOf(db, id);
     const groups = await checkAssignment(
@@ -225,7 +227,7 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
       });
       if (rolesChanged) await q.replaceUserRoles(tx, id, groups);
     });
-    if (rolesChanged) auth.evictUser(id);
+    if (rolesChanged) events.publish({ resource: 'users', kind: 'updated', ids: [id], tenantId: user.tenantId });
     return get(caller, id);
   }
 
@@ -234,19 +236,19 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
    * Refused (409) for a department head, the company head and the caller themself.
    */
   async function archive(caller: RequestAuth, id: number) {
-    const user = await q.findUser(db, id, readTenant(caller));
+    const user = await q.findUser(db, scopeOf(caller), id);
     if (!user) throw notFound('ERROR_USER_NOT_EXIST');
     if (id === caller.userId) throw conflict('ERROR_USER_ARCHIVE_SELF');
-    if (await q.headsDepartment(db, id)) throw conflict('ERROR_USER_DEPARTMENT_HEAD');
-    if (await q.headsCompany(db, id)) throw conflict('ERROR_USER_COMPANY_HEAD');
+    if (await headsDepartment(db, id)) throw conflict('ERROR_USER_DEPARTMENT_HEAD');
+    if (await headsCompany(db, id)) throw conflict('ERROR_USER_COMPANY_HEAD');
     if (!caller.isAdmin) {
-      const held = await q.findRolesWithAuthorities(db, await q.roleIdsOf(db, id), user.tenantId);
+      const held = await findRolesWithAuthorities(db, await q.roleIdsOf(db, id), user.tenantId);
       if (held.some((role) => !withinAuthorities(role.authorities, caller.authorities))) {
         throw forbidden('ERROR_USER_ROLE_NOT_ALLOWED');
       }
     }
-    await db.transaction((tx) => q.archiveUser(tx, id));
-    auth.evictUser(id);
+    await db.transaction((tx) => q.archiveUser(tx, scopeOf(caller), id));
+    events.publish({ resource: 'users', kind: 'archived', ids: [id], tenantId: user.tenantId });
     return { ok: true as const };
   }
 
@@ -262,22 +264,26 @@ export function createUsersService(deps: { db: Db; auth: AuthService }) {
     /** GET /api/user/getActiveUsers/{flag}: true = signed in now, false = every user not archived. */
     activeUsers: (caller: RequestAuth, signedIn: boolean) =>
       usersWhere(
-        signedIn ? and(q.activeIn(readTenant(caller)), q.signedInNow(Date.now())) : q.activeIn(readTenant(caller)),
+        caller,
+        signedIn ? and(q.activeIn(scopeOf(caller)), q.signedInNow(Date.now())) : q.activeIn(scopeOf(caller)),
       ),
     /** GET /api/user/getSubordinates: users of the departments the caller heads and below (all for admins and the company head). */
     async subordinates(caller: RequestAuth): Promise<User[]> {
       const manageable = await manageableDepartmentIds(db, caller);
-      const scope = q.activeIn(readTenant(caller));
+      const scope = q.activeIn(scopeOf(caller));
       return usersWhere(
+        caller,
         and(scope, q.notUser(caller.userId), manageable === 'all' ? undefined : q.inDepartments([...manageable])),
       );
     },
     /** GET /api/user/find-by-company/{id}: admins any company (within X-Tenant-Id when sent); others only their own. */
     async findByCompany(caller: RequestAuth, companyId: number): Promise<User[]> {
-      const company = await q.findCompany(db, companyId);
-      const tenant = readTenant(caller);
-      if (!company || (tenant !== null && company.tenantId !== tenant)) throw notFound('ERROR_COMPANY_NOT_EXIST');
-      return usersWhere(q.ofCompany(company.id));
+      const company = await findCompany(db, { id: companyId });
+      const scope = scopeOf(caller);
+      if (!company || (scope.kind === 'one' && company.tenantId !== scope.tenantId)) {
+        throw notFound('ERROR_COMPANY_NOT_EXIST');
+      }
+      return usersWhere(caller, q.ofCompany(company.id));
     },
   };
 }

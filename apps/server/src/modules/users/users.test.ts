@@ -20,6 +20,7 @@ import {
   type TestCompany,
 } from '../../../test/factories';
 import { departments, roles, sessions, userRoles, users } from '../../db/schema';
+import { oneTenant } from '../../platform/tenancy';
 import { ensureBuiltInRole } from '../roles/queries';
 import { pageUserIds, resolveUserScope } from './queries';
 
@@ -414,6 +415,26 @@ describe('DELETE /api/user/archive/{id}', () => {
   });
 });
 
+describe('deletable', () => {
+  it('says whether the caller may archive a user: not themself, not a department or company head', async () => {
+    const plain = await registerOk(head);
+    const deptHead = await registerOk(head);
+    await t.database.db.update(departments).set({ headId: deptHead.id }).where(eq(departments.id, northDept.id));
+    const seen = async (token: string, id: number) => (await t.call<User>(`/api/user/${id}`, { token })).body.deletable;
+    expect(await seen(head, plain.id)).toBe(true);
+    expect(await seen(head, deptHead.id)).toBe(false);
+    expect(await seen(head, headId)).toBe(false);
+    expect(await seen(admin, headId)).toBe(false);
+    const list = await t.call<User[]>('/api/user/get-user-list', { token: head });
+    expect(list.body.find((user) => user.id === plain.id)?.deletable).toBe(true);
+    expect(list.body.find((user) => user.id === deptHead.id)?.deletable).toBe(false);
+    // What it says is what the archive call does.
+    expect((await t.call(`/api/user/archive/${deptHead.id}`, { method: 'DELETE', token: head })).status).toBe(409);
+    await t.database.db.update(departments).set({ headId: null }).where(eq(departments.id, northDept.id));
+    expect(await seen(head, deptHead.id)).toBe(true);
+  });
+});
+
 describe('GET /api/user/get-user-list', () => {
   let company: TestCompany;
   let token: string;
@@ -504,7 +525,7 @@ describe('GET /api/user/get-user-list', () => {
   it('gives the same pages whether the matches are collected first or the sort index is walked', async () => {
     const db = t.database.db;
     for (const search of [undefined, 'person', 'dept', 'odd']) {
-      const scope = await resolveUserScope(db, company.tenantId, search);
+      const scope = await resolveUserScope(db, oneTenant(company.tenantId), search);
       for (const field of ['fullName', 'email', 'department', 'role', 'company'] as const) {
         for (const direction of ['asc', 'desc'] as const) {
           for (const offset of [0, 4]) {

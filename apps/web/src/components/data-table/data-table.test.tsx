@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -220,5 +220,74 @@ describe('DataTable, row selection', () => {
   it('disables the toggle when no row is selectable', () => {
     renderWithProviders(<SelectableTable rows={[rows[1]!]} onChange={vi.fn()} />);
     expect((screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement).disabled).toBe(true);
+  });
+});
+
+function HeldTable({ onPage, onSort }: { onPage: (page: number) => void; onSort: (sort: SortState) => void }) {
+  const [page, setPage] = useState(2);
+  const [sort, setSort] = useState<SortState | null>({ key: 'name', direction: 'desc' });
+  return (
+    <DataTable
+      label="People"
+      columns={columns}
+      rows={people(25)}
+      rowKey={(row) => row.id}
+      page={page}
+      onPageChange={(next) => {
+        onPage(next);
+        setPage(next);
+      }}
+      sort={sort}
+      onSortChange={(next) => {
+        onSort(next);
+        setSort(next);
+      }}
+    />
+  );
+}
+
+describe('DataTable, client side with the state held by the page (the URL)', () => {
+  it('sorts and pages the list at the page and sort it is given, and reports changes', async () => {
+    const user = userEvent.setup();
+    const onPage = vi.fn();
+    const onSort = vi.fn();
+    renderWithProviders(<HeldTable onPage={onPage} onSort={onSort} />);
+    // Page 2 of the names in descending order: 025 … 016, then 015 … 006.
+    expect(firstCells()[0]).toBe('Person 015');
+    expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('descending');
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(onPage).toHaveBeenCalledWith(3);
+    expect(firstCells()[0]).toBe('Person 005');
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    expect(onSort).toHaveBeenCalledWith({ key: 'name', direction: 'asc' });
+  });
+});
+
+/** happy-dom's window can be resized; its type is not in the DOM library's. */
+const setViewport = (size: { width: number; height: number }) =>
+  (
+    window as unknown as { happyDOM: { setViewport: (size: { width: number; height: number }) => void } }
+  ).happyDOM.setViewport(size);
+
+describe('DataTable, columns by priority', () => {
+  const prioritized: Column<Person>[] = [
+    { key: 'name', header: 'Name', value: (row) => row.name },
+    { key: 'age', header: 'Age', value: (row) => row.age, priority: 3 },
+  ];
+  const headers = () => screen.getAllByRole('columnheader').map((cell) => cell.textContent);
+
+  it('drops the columns of lower priority on a narrow screen', async () => {
+    const render = () =>
+      renderWithProviders(<DataTable label="People" columns={prioritized} rows={people(2)} rowKey={(row) => row.id} />);
+    const wide = render();
+    await waitFor(() => expect(headers()).toEqual(['Name', 'Age']));
+    wide.unmount();
+    setViewport({ width: 360, height: 700 });
+    try {
+      render();
+      await waitFor(() => expect(headers()).toEqual(['Name']));
+    } finally {
+      setViewport({ width: 1024, height: 768 });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { Checkbox, Group, Pagination, Table, Text, UnstyledButton } from '@mantine/core';
+import { Checkbox, Group, Pagination, Table, Text, UnstyledButton, useMatches } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { type CSSProperties, type ReactNode, useState } from 'react';
@@ -18,7 +18,14 @@ export interface Column<T> {
   truncate?: number | false;
   width?: CSSProperties['width'];
   align?: 'left' | 'center' | 'right';
+  /**
+   * Which columns a narrow screen drops first: 1 (the default) always shows, 2 from 576 px, 3 from
+   * 768 px. Give the row's name and its actions 1; what stays is scrolled sideways with a visible bar.
+   */
+  priority?: ColumnPriority;
 }
+
+export type ColumnPriority = 1 | 2 | 3;
 
 export type RowId = string | number;
 
@@ -50,10 +57,17 @@ interface CommonProps<T> {
   selection?: RowSelection<T>;
 }
 
-/** The whole list is in memory: the table sorts and pages it. */
+/**
+ * The whole list is in memory: the table sorts and pages it. Its page and sort are its own unless
+ * the caller holds them (`{...list.table}` of useListParams, which keeps them in the URL).
+ */
 export interface ClientTableProps<T> extends CommonProps<T> {
   mode?: 'client';
   initialSort?: SortState | null;
+  page?: number;
+  onPageChange?: (page: number) => void;
+  sort?: SortState | null;
+  onSortChange?: (sort: SortState) => void;
 }
 
 /** The server pages and sorts: `rows` is the current page, and the state is the caller's. */
@@ -67,6 +81,10 @@ export interface ServerTableProps<T> extends CommonProps<T> {
 }
 
 export type DataTableProps<T> = ClientTableProps<T> | ServerTableProps<T>;
+
+const SCROLL_AREA = { type: 'auto', offsetScrollbars: 'x' } as const;
+
+const SORT_BUTTON: CSSProperties = { display: 'block', width: '100%' };
 
 const DotsIcon = ({ style }: { style?: CSSProperties }) => (
   <span style={{ ...style, display: 'inline-flex', alignItems: 'center', justifyContent: 'center' }}>…</span>
@@ -97,16 +115,29 @@ function cellContent<T>(column: Column<T>, row: T): ReactNode {
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { t } = useTranslation();
-  const { columns, rowKey, label, emptyText, loading = false, pageSize = LIMITS.pageSize, onRowClick } = props;
+  const {
+    columns: allColumns,
+    rowKey,
+    label,
+    emptyText,
+    loading = false,
+    pageSize = LIMITS.pageSize,
+    onRowClick,
+  } = props;
   const [clientPage, setClientPage] = useState(1);
   const [clientSort, setClientSort] = useState<SortState | null>(
     props.mode === 'server' ? null : (props.initialSort ?? null),
   );
 
+  // The caller holds the state in server mode, and in client mode when it passes the handlers.
   const server = props.mode === 'server';
-  const sort = server ? props.sort : clientSort;
+  const held = server || props.onPageChange !== undefined;
+  const sort = server || props.onSortChange ? (props.sort ?? null) : clientSort;
   const total = server ? props.total : props.rows.length;
-  const page = clampPage(server ? props.page : clientPage, total, pageSize);
+  const page = clampPage(held ? (props.page ?? 1) : clientPage, total, pageSize);
+  // Narrow screens drop the columns of lower priority (see Column.priority).
+  const shownPriority = useMatches<ColumnPriority>({ base: 1, xs: 2, sm: 3 });
+  const columns = allColumns.filter((column) => (column.priority ?? 1) <= shownPriority);
   const pages = pageCount(total, pageSize);
 
   let visible: readonly T[] = props.rows;
@@ -115,14 +146,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
     visible = pageSlice(sortRows(props.rows, sort, valueAt), page, pageSize);
   }
 
-  const changePage = (next: number) => (server ? props.onPageChange(next) : setClientPage(next));
+  const changePage = (next: number) => (held && props.onPageChange ? props.onPageChange(next) : setClientPage(next));
   const changeSort = (key: string) => {
     const next = nextSort(sort, key);
-    if (server) props.onSortChange(next);
-    else {
-      setClientSort(next);
-      setClientPage(1);
-    }
+    if (props.onSortChange) props.onSortChange(next);
+    else setClientSort(next);
+    if (!held) setClientPage(1);
   };
 
   const { selection } = props;
@@ -148,7 +177,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   return (
     <>
-      <Table.ScrollContainer minWidth={640}>
+      {/* Wider than the screen, the table scrolls sideways with its scroll bar always shown. */}
+      <Table.ScrollContainer minWidth={Math.min(640, columns.length * 120)} scrollAreaProps={SCROLL_AREA}>
         <Table highlightOnHover={Boolean(onRowClick)} verticalSpacing="sm" aria-label={label} aria-busy={loading}>
           <Table.Thead>
             <Table.Tr>
@@ -170,6 +200,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     key={column.key}
                     w={column.width}
                     ta={column.align}
+                    // The whole cell sorts, not only its label: a click anywhere in it reaches this
+                    // handler, and the button inside (Tab, Enter, Space) bubbles its click up to it.
+                    onClick={column.sortable ? () => changeSort(column.key) : undefined}
+                    style={column.sortable ? { cursor: 'pointer' } : undefined}
                     aria-sort={
                       column.sortable
                         ? direction === 'asc'
@@ -181,8 +215,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     }
                   >
                     {column.sortable ? (
-                      <UnstyledButton onClick={() => changeSort(column.key)} fw={600} fz="sm">
-                        <Group gap={4} wrap="nowrap" component="span">
+                      <UnstyledButton fw={600} fz="sm" style={SORT_BUTTON}>
+                        <Group
+                          gap={4}
+                          wrap="nowrap"
+                          component="span"
+                          justify={
+                            column.align === 'right' ? 'flex-end' : column.align === 'center' ? 'center' : undefined
+                          }
+                        >
                           {column.header}
                           <SortIcon direction={direction} />
                         </Group>

@@ -13,8 +13,16 @@ describe('presetRange', () => {
       from: local(2026, 2, 17),
       to: local(2026, 2, 17, 23, 59, 59, 999),
     });
-    expect(presetRange('thisWeek', now)).toEqual({ from: local(2026, 2, 15), to: local(2026, 2, 21, 23, 59, 59, 999) });
+    // Monday to Sunday, as the calendars show weeks.
+    expect(presetRange('thisWeek', now)).toEqual({ from: local(2026, 2, 16), to: local(2026, 2, 22, 23, 59, 59, 999) });
     expect(presetRange('thisMonth', now)).toEqual({ from: local(2026, 2, 1), to: local(2026, 2, 31, 23, 59, 59, 999) });
+  });
+
+  it('keeps a Sunday in the week that began on the Monday before', () => {
+    expect(presetRange('thisWeek', local(2026, 2, 22, 20))).toEqual({
+      from: local(2026, 2, 16),
+      to: local(2026, 2, 22, 23, 59, 59, 999),
+    });
   });
 
   it('crosses a month boundary for yesterday', () => {

@@ -1,4 +1,9 @@
 import dayjs from 'dayjs';
+import isoWeek from 'dayjs/plugin/isoWeek';
+
+// ISO weeks run Monday to Sunday, as the date pickers' calendars do (lib/dates.ts FIRST_DAY_OF_WEEK);
+// dayjs's own 'week' follows its locale, which starts on Sunday in English.
+dayjs.extend(isoWeek);
 
 export const RANGE_PRESETS = ['all', 'today', 'yesterday', 'thisWeek', 'thisMonth', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -26,7 +31,7 @@ export function presetRange(preset: RangePreset, now: Date | number = Date.now()
       return span(yesterday.startOf('day'), yesterday.endOf('day'));
     }
     case 'thisWeek':
-      return span(today.startOf('week'), today.endOf('week'));
+      return span(today.startOf('isoWeek'), today.endOf('isoWeek'));
     case 'thisMonth':
       return span(today.startOf('month'), today.endOf('month'));
     case 'all':

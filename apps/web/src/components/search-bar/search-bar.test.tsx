@@ -1,15 +1,33 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { presetRange } from './date-range';
-import { SearchBar } from './search-bar';
+import { SearchBar, type SearchBarValue, type SearchValue } from './search-bar';
 
 const now = new Date(2026, 2, 18, 14, 30).getTime();
 
 async function chooseRange(user: ReturnType<typeof userEvent.setup>, label: string) {
   await user.click(screen.getByRole('combobox', { name: 'Date range' }));
   await user.click(await screen.findByRole('option', { name: label }));
+}
+
+/** A page holding the bar's value, as the URL does. */
+function Harness({ onChange }: { onChange: (value: SearchValue) => void }) {
+  const [value, setValue] = useState<SearchBarValue>({ text: 'old', preset: 'today' });
+  return (
+    <>
+      <SearchBar onChange={onChange} debounceMs={5000} value={value} now={() => now} />
+      {/* Another part of the list state changes (a page link): the same search comes back. */}
+      <button type="button" onClick={() => setValue({ text: 'old', preset: 'today' })}>
+        same
+      </button>
+      <button type="button" onClick={() => setValue({ text: 'back', preset: 'all' })}>
+        back
+      </button>
+    </>
+  );
 }
 
 describe('SearchBar', () => {
@@ -33,14 +51,18 @@ describe('SearchBar', () => {
     const onChange = vi.fn();
     renderWithProviders(<SearchBar onChange={onChange} debounceMs={0} now={() => now} />);
     await user.type(screen.getByRole('textbox', { name: 'Search' }), ' acme ');
-    expect(onChange).toHaveBeenLastCalledWith({ text: 'acme', from: null, to: null });
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'acme', from: null, to: null }));
 
     await chooseRange(user, 'Yesterday');
-    expect(onChange).toHaveBeenLastCalledWith({ text: 'acme', ...presetRange('yesterday', now) });
+    expect(onChange).toHaveBeenLastCalledWith(
+      expect.objectContaining({ text: 'acme', ...presetRange('yesterday', now) }),
+    );
     await chooseRange(user, 'This Month');
-    expect(onChange).toHaveBeenLastCalledWith({ text: 'acme', ...presetRange('thisMonth', now) });
+    expect(onChange).toHaveBeenLastCalledWith(
+      expect.objectContaining({ text: 'acme', ...presetRange('thisMonth', now) }),
+    );
     await chooseRange(user, 'All');
-    expect(onChange).toHaveBeenLastCalledWith({ text: 'acme', from: null, to: null });
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'acme', from: null, to: null }));
   });
 
   it('shows from and to pickers only for Custom', async () => {
@@ -52,7 +74,7 @@ describe('SearchBar', () => {
     expect(screen.getByText('From')).toBeTruthy();
     expect(screen.getByText('To')).toBeTruthy();
     // Custom starts on today's range until the pickers change it.
-    expect(onChange).toHaveBeenLastCalledWith({ text: '', ...presetRange('today', now) });
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ text: '', ...presetRange('today', now) }));
     await chooseRange(user, 'Today');
     expect(screen.queryByText('From')).toBeNull();
   });
@@ -65,6 +87,22 @@ describe('SearchBar', () => {
     await user.type(screen.getByRole('textbox', { name: 'Search' }), 'abc');
     expect(onChange).not.toHaveBeenCalled();
     await waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
-    expect(onChange).toHaveBeenCalledWith({ text: 'abc', from: null, to: null });
+    expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ text: 'abc', from: null, to: null }));
+  });
+
+  it('follows a value changed from outside, and does not undo typing not yet emitted', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    renderWithProviders(<Harness onChange={onChange} />);
+    const box = screen.getByRole('textbox', { name: 'Search' }) as HTMLInputElement;
+    expect(box.value).toBe('old');
+    expect((screen.getByRole('combobox', { name: 'Date range' }) as HTMLInputElement).value).toBe('Today');
+    await user.type(box, 'er');
+    await user.click(screen.getByRole('button', { name: 'same' }));
+    expect(box.value).toBe('older');
+    // The back button brings another value: the bar shows it.
+    await user.click(screen.getByRole('button', { name: 'back' }));
+    expect(box.value).toBe('back');
+    expect((screen.getByRole('combobox', { name: 'Date range' }) as HTMLInputElement).value).toBe('All');
   });
 });

@@ -3,9 +3,9 @@ import { CloseButton, Group, Select, TextInput } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconCalendar, IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATE_FORMATS } from '../../lib/dates';
+import { DATE_FORMATS, FIRST_DAY_OF_WEEK } from '../../lib/dates';
 import {
   type DateRange,
   epochToPicker,
@@ -17,13 +17,27 @@ import {
 
 export interface SearchValue extends DateRange {
   text: string;
+  /** The preset chosen and the custom ends, for a page that keeps them (in the URL). */
+  preset: RangePreset;
+  custom: DateRange;
+}
+
+/** What the bar shows; a page that keeps its list state in the URL passes it back in. */
+export interface SearchBarValue {
+  text?: string;
+  preset?: RangePreset;
+  custom?: DateRange;
 }
 
 interface SearchBarProps {
   onChange: (value: SearchValue) => void;
-  /** The range selected at first (spec: the log pages start on today). */
+  /**
+   * The bar's value: read at first, and again whenever it changes from outside (the back button,
+   * a link); a change that only echoes what the bar emitted is ignored, so typing is never undone.
+   */
+  value?: SearchBarValue;
+  /** The range selected when `value` names none (spec: the log pages start on today). */
   initialPreset?: RangePreset;
-  initialText?: string;
   /** Hides the range selector for lists that only filter by text. */
   withRange?: boolean;
   /** Typing waits this long before emitting, so that a server search is not called per key. */
@@ -35,48 +49,72 @@ interface SearchBarProps {
 
 const DATE_TIME_FORMAT = DATE_FORMATS.dateTime;
 
+/** What the bar last said, to tell an outside change from an echo; custom ends count only for Custom. */
+const snapshot = (text: string, preset: RangePreset, custom: DateRange) =>
+  JSON.stringify(preset === 'custom' ? [text.trim(), preset, custom.from, custom.to] : [text.trim(), preset]);
+
 /**
  * The shared search bar (spec section 2, Shell): a text filter and a date range of All, Today,
- * Yesterday, This Week, This Month or Custom, where Custom shows from and to pickers.
+ * Yesterday, This Week, This Month or Custom, where Custom shows from and to pickers. Weeks run
+ * Monday to Sunday, as the calendars do; the To calendar opens on the From date's month and
+ * disables the days before it.
  */
 export function SearchBar({
   onChange,
+  value,
   initialPreset = 'all',
-  initialText = '',
   withRange = true,
   debounceMs = 300,
   placeholder,
   now = Date.now,
 }: SearchBarProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState(initialText);
-  const [preset, setPreset] = useState<RangePreset>(initialPreset);
-  const [custom, setCustom] = useState<DateRange>(() => presetRange('today', now()));
+  const [text, setText] = useState(value?.text ?? '');
+  const [preset, setPreset] = useState<RangePreset>(value?.preset ?? initialPreset);
+  const [custom, setCustom] = useState<DateRange>(() =>
+    value?.custom && (value.custom.from !== null || value.custom.to !== null)
+      ? value.custom
+      : presetRange('today', now()),
+  );
+  const emitted = useRef(snapshot(text, preset, custom));
+
+  // Follow a value changed from outside (back button, a shared link); ignore echoes of our own.
+  const outside = value ? snapshot(value.text ?? '', value.preset ?? initialPreset, value.custom ?? custom) : null;
+  useEffect(() => {
+    if (!value || outside === null || outside === emitted.current) return;
+    emitted.current = outside;
+    setText(value.text ?? '');
+    setPreset(value.preset ?? initialPreset);
+    if (value.custom && (value.custom.from !== null || value.custom.to !== null)) setCustom(value.custom);
+  }, [outside, value, initialPreset]);
 
   const rangeOf = (nextPreset: RangePreset, nextCustom: DateRange) =>
     nextPreset === 'custom' ? nextCustom : presetRange(nextPreset, now());
-  const emit = (nextText: string, nextPreset: RangePreset, nextCustom: DateRange) =>
-    onChange({ text: nextText.trim(), ...rangeOf(nextPreset, nextCustom) });
-  const emitTyped = useDebouncedCallback((value: string) => emit(value, preset, custom), debounceMs);
+  const emit = (nextText: string, nextPreset: RangePreset, nextCustom: DateRange) => {
+    emitted.current = snapshot(nextText, nextPreset, nextCustom);
+    onChange({ text: nextText.trim(), ...rangeOf(nextPreset, nextCustom), preset: nextPreset, custom: nextCustom });
+  };
+  const emitTyped = useDebouncedCallback((typed: string) => emit(typed, preset, custom), debounceMs);
 
-  const changeText = (value: string) => {
-    setText(value);
-    if (debounceMs > 0) emitTyped(value);
-    else emit(value, preset, custom);
+  const changeText = (typed: string) => {
+    setText(typed);
+    if (debounceMs > 0) emitTyped(typed);
+    else emit(typed, preset, custom);
   };
 
-  const changePreset = (value: string | null) => {
-    const next = (RANGE_PRESETS as readonly string[]).includes(value ?? '') ? (value as RangePreset) : 'all';
+  const changePreset = (chosen: string | null) => {
+    const next = (RANGE_PRESETS as readonly string[]).includes(chosen ?? '') ? (chosen as RangePreset) : 'all';
     setPreset(next);
     emit(text, next, custom);
   };
 
-  const changeCustom = (end: keyof DateRange, value: string | null) => {
-    const next = { ...custom, [end]: pickerToEpoch(value) };
+  const changeCustom = (end: keyof DateRange, picked: string | null) => {
+    const next = { ...custom, [end]: pickerToEpoch(picked) };
     setCustom(next);
     emit(text, 'custom', next);
   };
 
+  const from = epochToPicker(custom.from);
   return (
     <Group gap="sm" align="flex-end" wrap="wrap" role="search">
       <TextInput
@@ -93,7 +131,7 @@ export function SearchBar({
       {withRange && (
         <Select
           label={t('search.range')}
-          data={RANGE_PRESETS.map((value) => ({ value, label: t(`search.ranges.${value}`) }))}
+          data={RANGE_PRESETS.map((item) => ({ value: item, label: t(`search.ranges.${item}`) }))}
           value={preset}
           onChange={changePreset}
           allowDeselect={false}
@@ -105,9 +143,10 @@ export function SearchBar({
         <>
           <DateTimePicker
             label={t('search.from')}
-            value={epochToPicker(custom.from)}
-            onChange={(value) => changeCustom('from', value)}
+            value={from}
+            onChange={(picked) => changeCustom('from', picked)}
             valueFormat={DATE_TIME_FORMAT}
+            firstDayOfWeek={FIRST_DAY_OF_WEEK}
             maxDate={epochToPicker(custom.to) ?? undefined}
             clearable
             w={220}
@@ -115,9 +154,12 @@ export function SearchBar({
           <DateTimePicker
             label={t('search.to')}
             value={epochToPicker(custom.to)}
-            onChange={(value) => changeCustom('to', value)}
+            onChange={(picked) => changeCustom('to', picked)}
             valueFormat={DATE_TIME_FORMAT}
-            minDate={epochToPicker(custom.from) ?? undefined}
+            firstDayOfWeek={FIRST_DAY_OF_WEEK}
+            minDate={from ?? undefined}
+            // With no end chosen yet, the calendar opens on the start's month, not the current one.
+            defaultDate={from ?? undefined}
             clearable
             w={220}
           />

@@ -1,28 +1,14 @@
 import type {
-  CurrentUserProfile,
   ForgotPasswordForm,
   LoginRequest,
   LoginResponse,
   Ok,
+  ResetKeyCheck,
+  ResetKeyStatus,
   ResetPasswordRequest,
   SessionCheck,
 } from '@opsdeck/contract/auth';
-import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
-
-export const authKeys = {
-  all: ['auth'] as const,
-  profile: ['auth', 'profile'] as const,
-};
-
-export function profileQueryOptions() {
-  return queryOptions({
-    queryKey: authKeys.profile,
-    queryFn: ({ signal }) => apiRequest<CurrentUserProfile>('/user/profile/current-user', { signal }),
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-}
 
 /** Credentials go in the body, never the URL (ARCHITECTURE.md, login). */
 export function postLogin(credentials: LoginRequest): Promise<LoginResponse> {
@@ -44,4 +30,9 @@ export function requestPasswordReset({ email }: ForgotPasswordForm): Promise<Ok>
 
 export function postPasswordReset(request: ResetPasswordRequest): Promise<Ok> {
   return apiRequest<Ok>('/user/reset-password', { method: 'POST', body: request });
+}
+
+/** Whether the reset link's key still works; the key goes in the body, never in a URL. */
+export function postResetKeyCheck(request: ResetKeyCheck): Promise<ResetKeyStatus> {
+  return apiRequest<ResetKeyStatus>('/reset-password/check', { method: 'POST', body: request });
 }

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { buildProfile, errorBody, fakeApi } from '../../test/fake-api';
+import { pressAndRelease } from '../../test/press';
 import { renderApp } from '../../test/render';
 
 const waitForEnabled = (button: HTMLElement) =>
@@ -42,6 +43,17 @@ describe('login panel', () => {
       expect((screen.getByRole('button', { name: 'Login' }) as HTMLButtonElement).disabled).toBe(false),
     );
     expect(calls).toHaveLength(0);
+  });
+
+  it('flags both empty fields when Login is pressed from the e-mail field', async () => {
+    fakeApi({});
+    const user = userEvent.setup();
+    await openLogin();
+    // The browser walk: the cursor is in the e-mail field, and Login is clicked with nothing typed.
+    await user.click(screen.getByLabelText(/^Email/));
+    await pressAndRelease(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Email is required.')).toBeTruthy();
+    expect(await screen.findByText('Password is required.')).toBeTruthy();
   });
 
   it('shows the incorrect-credentials message and keeps no token after a failed login', async () => {
@@ -126,7 +138,10 @@ describe('login panel', () => {
   });
 
   it('takes the reset key out of the address bar and sends it only in the body', async () => {
-    const { calls } = fakeApi({ 'POST /api/user/reset-password': () => ({ body: { ok: true } }) });
+    const { calls } = fakeApi({
+      'POST /api/reset-password/check': () => ({ body: { valid: true } }),
+      'POST /api/user/reset-password': () => ({ body: { ok: true } }),
+    });
     const user = userEvent.setup();
     const { router } = await openLogin('/login?resetPasswordKey=secret-key-1');
     expect(await screen.findByRole('heading', { name: 'Reset Password' })).toBeTruthy();
@@ -143,14 +158,26 @@ describe('login panel', () => {
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
 
     expect(await screen.findByRole('heading', { name: 'Password Changed' })).toBeTruthy();
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.url).toBe('/api/user/reset-password');
-    expect(calls[0]?.body).toEqual({ newPassword: 'n3w-passw0rd', resetPasswordKey: 'secret-key-1' });
+    // The key was checked when the panel opened, then used; both times in the body only.
+    expect(calls.map((call) => call.url)).toEqual(['/api/reset-password/check', '/api/user/reset-password']);
+    expect(calls[0]?.body).toEqual({ resetPasswordKey: 'secret-key-1' });
+    expect(calls[1]?.body).toEqual({ newPassword: 'n3w-passw0rd', resetPasswordKey: 'secret-key-1' });
     expect(screen.getByRole('link', { name: 'Back to Login' })).toBeTruthy();
   });
 
-  it("shows 'Invalid reset password.' for a used or expired key", async () => {
+  it("shows 'Invalid reset password.' and no form when the link's key was used or has expired", async () => {
+    const { calls } = fakeApi({ 'POST /api/reset-password/check': () => ({ body: { valid: false } }) });
+    await openLogin('/login?resetPasswordKey=used');
+    expect(await screen.findByText('Invalid reset password.')).toBeTruthy();
+    expect(screen.queryByLabelText(/^New Password/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to Login' }).getAttribute('href')).toBe('/login');
+    expect(screen.getByRole('link', { name: 'Forgot Password' })).toBeTruthy();
+    expect(calls.map((call) => call.url)).toEqual(['/api/reset-password/check']);
+  });
+
+  it("shows 'Invalid reset password.' when the key is refused on submit", async () => {
     fakeApi({
+      'POST /api/reset-password/check': () => ({ body: { valid: true } }),
       'POST /api/user/reset-password': () => ({ status: 400, body: errorBody('ERROR_RESET_PASSWORD_FORM_INVALID') }),
     });
     const user = userEvent.setup();

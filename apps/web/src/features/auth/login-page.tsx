@@ -1,13 +1,15 @@
-import { Anchor, Box, Center, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
+import { Anchor, Box, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconArrowLeft, IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '../../components/brand-mark';
+import { errorText } from '../../lib/i18n';
 import { ForgotPasswordForm } from './forgot-password-form';
 import { LoginForm } from './login-form';
 import { LOGIN_VIEWS, RESET_KEY_PARAM } from './login-views';
 import { PanelMessage } from './panel-message';
+import { useResetKeyState } from './reset-key-status';
 import { ResetPasswordForm } from './reset-password-form';
 
 function BackToLogin() {
@@ -78,7 +80,7 @@ function ResetPanel({ resetPasswordKey, onUsed }: { resetPasswordKey: string | n
   }
   return (
     <PanelFrame title={t('auth.reset.title')}>
-      <ResetPasswordForm
+      <CheckedResetForm
         resetPasswordKey={resetPasswordKey}
         onChanged={() => {
           setChanged(true);
@@ -87,6 +89,36 @@ function ResetPanel({ resetPasswordKey, onUsed }: { resetPasswordKey: string | n
       />
     </PanelFrame>
   );
+}
+
+/** The reset form, once the server says the link's key still works; a used or expired one says so instead. */
+function CheckedResetForm({ resetPasswordKey, onChanged }: { resetPasswordKey: string; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const state = useResetKeyState(resetPasswordKey);
+  if (state === 'checking') {
+    return (
+      <Center py="lg">
+        <Loader size="sm" aria-label={t('auth.reset.checking')} />
+      </Center>
+    );
+  }
+  if (state === 'invalid') {
+    return (
+      <Stack gap="sm">
+        <PanelMessage icon={<IconAlertCircle size={34} />} color="red">
+          {errorText('ERROR_RESET_PASSWORD_FORM_INVALID')}
+        </PanelMessage>
+        <Text size="sm" c="dimmed" ta="center">
+          {t('auth.reset.askAgain')}{' '}
+          {/* A link inside a sentence is underlined: colour alone does not tell it apart (axe link-in-text-block). */}
+          <Anchor component={Link} to={LOGIN_VIEWS.forgot} size="sm" underline="always">
+            {t('auth.login.forgot')}
+          </Anchor>
+        </Text>
+      </Stack>
+    );
+  }
+  return <ResetPasswordForm resetPasswordKey={resetPasswordKey} onChanged={onChanged} />;
 }
 
 function LoginPanel() {

@@ -2,7 +2,8 @@ import type { CurrentUserProfile } from '@opsdeck/contract/auth';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from '../../lib/api-client';
 import { clearSession, getAuthToken, setAuthToken, subscribeSession, useAuthToken } from '../../lib/session';
-import { getLogout, postLogin, profileQueryOptions } from './api';
+import { profileQueryOptions } from '../../resources/profile';
+import { getLogout, postLogin } from './api';
 
 export type Session =
   | { status: 'anonymous' }

@@ -1,5 +1,6 @@
 import { type Department, DepartmentName, type SaveDepartment } from '@opsdeck/contract/departments';
 import { z } from 'zod';
+import { companyChoice } from '../../lib/form-schemas';
 
 /**
  * The department form (spec section 5): the head is typed into a typeahead and counts only when
@@ -13,10 +14,7 @@ export const HeadChoice = z.object({ text: z.string(), id: z.number().int().null
 /** `needsCompany`: admins pick the company (ERROR_COMPANY_REQUIRED without one). */
 export function departmentFormSchema(needsCompany: boolean) {
   return z.object({
-    company: z
-      .string()
-      .nullable()
-      .refine((company) => !needsCompany || Boolean(company), 'ERROR_COMPANY_REQUIRED'),
+    company: companyChoice(needsCompany),
     name: DepartmentName,
     head: HeadChoice,
     /** A Select's value: the parent's id as text, or null for a top-level department. */

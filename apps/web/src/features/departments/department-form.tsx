@@ -12,10 +12,12 @@ import { nameOptions, SelectField } from '../../components/form-parts';
 import { Typeahead } from '../../components/typeahead';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { notifyDone } from '../../lib/notify';
+import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { truncateText } from '../../lib/truncate';
-import { departmentsQueryOptions, headListQueryOptions, useCreateDepartment, useUpdateDepartment } from './api';
+import { departmentsQueryOptions } from '../../resources/departments';
+import { departmentHeadsQueryOptions } from '../../resources/users';
+import { useCreateDepartment, useUpdateDepartment } from './api';
 import {
   type DepartmentFormOutput,
   type DepartmentFormValues,
@@ -57,7 +59,7 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
   const { errors } = form.formState;
   // An admin reads the chosen company's lists; anyone else their own (the stored tenant).
   const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
-  const heads = useQuery({ ...headListQueryOptions(tenant, department?.id), enabled: ready });
+  const heads = useQuery({ ...departmentHeadsQueryOptions(tenant, department?.id), enabled: ready });
   const departments = useQuery({ ...departmentsQueryOptions(tenant), enabled: ready });
   const parents = parentChoices(departments.data ?? [], department?.id);
 
@@ -66,13 +68,8 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
 
   const submit = async (values: DepartmentFormOutput) => {
     const body = toSaveDepartment(values);
-    if (department) {
-      await update.mutateAsync({ id: department.id, body, tenant: department.tenantId });
-      notifyDone('updated', body.name);
-    } else {
-      await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
-      notifyDone('added', body.name);
-    }
+    if (department) await update.mutateAsync({ id: department.id, body, tenant: department.tenantId });
+    else await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
   };
 
   return (
@@ -86,6 +83,7 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
       }
       form={form}
       onSubmit={submit}
+      success={(values) => doneText(editing ? 'updated' : 'added', values.name)}
       errorPlacement={{
         fields: { headId: 'head', company: 'company' },
         keys: {

@@ -1,71 +1,42 @@
-import type { AuthorityItem, CreateRole, Role, UpdateRole } from '@opsdeck/contract/roles';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Ok } from '@opsdeck/contract/auth';
+import type { CreateRole, Role, UpdateRole } from '@opsdeck/contract/roles';
 import { apiRequest } from '../../lib/api-client';
+import type { FailurePolicy } from '../../lib/failure-policy';
+import { useResourceMutation } from '../../lib/resource-mutation';
+import { profileKeys } from '../../resources/profile';
+import { roleKeys } from '../../resources/roles';
+import { type Tenant, tenantOption } from '../../resources/tenant';
+import { userKeys } from '../../resources/users';
 
-export const roleKeys = {
-  all: ['roles'] as const,
-  list: () => ['roles', 'list'] as const,
-  detail: (id: number) => ['roles', 'detail', id] as const,
-  authorities: () => ['roles', 'authorities'] as const,
-};
-
-/** The tenant's roles; an admin with no company chosen sees every company's and the provider's. */
-export function rolesQueryOptions() {
-  return queryOptions({
-    queryKey: roleKeys.list(),
-    queryFn: ({ signal }) => apiRequest<Role[]>('/usergroup/findAllActive', { signal }),
-  });
-}
-
-export function roleQueryOptions(id: number) {
-  return queryOptions({
-    queryKey: roleKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest<Role>(`/usergroup/${id}`, { signal }),
-    retry: false,
-    staleTime: 0,
-  });
-}
-
-/** The checklist: what the signed-in user may grant (every authority for admins). */
-export function authoritiesQueryOptions() {
-  return queryOptions({
-    queryKey: roleKeys.authorities(),
-    queryFn: ({ signal }) => apiRequest<AuthorityItem[]>('/authority/findAll', { signal }),
-    staleTime: 60_000,
-  });
-}
+/** The users table shows each user's role by name. */
+const touched = [roleKeys.all, userKeys.all];
 
 export function useCreateRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    /** `tenantId`: the admin's chosen company; undefined keeps the user's own. */
-    mutationFn: ({ body, tenantId }: { body: CreateRole; tenantId?: string }) =>
-      apiRequest<Role>('/usergroup', { method: 'POST', body, ...(tenantId ? { tenantId } : {}) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: roleKeys.all }),
-  });
+  return useResourceMutation(
+    /** `tenant`: the admin's chosen company; undefined keeps the user's own. */
+    ({ body, tenant }: { body: CreateRole; tenant?: Tenant }) =>
+      apiRequest<Role>('/usergroup', { method: 'POST', body, ...tenantOption(tenant) }),
+    touched,
+  );
 }
 
 export function useUpdateRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: UpdateRole }) =>
-      apiRequest<Role>(`/usergroup/${id}`, { method: 'PUT', body }),
-    onSuccess: async () => {
-      // Spec section 7: the profile is reloaded after a role update, so the user's own
-      // authorities follow at once. ['auth'] is the auth feature's key root (features do not
-      // import each other).
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: roleKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['auth'] }),
-      ]);
-    },
-  });
+  return useResourceMutation(
+    ({ id, body }: { id: number; body: UpdateRole }) => apiRequest<Role>(`/usergroup/${id}`, { method: 'PUT', body }),
+    // Spec section 7: the profile is reloaded after a role update, so the user's own authorities follow at once.
+    [...touched, profileKeys.all],
+  );
 }
 
 export function useDeleteRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<{ ok: true }>(`/usergroup/archiveRole/${id}`, { method: 'DELETE' }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: roleKeys.all }),
-  });
+  return useResourceMutation(
+    (id: number) => apiRequest<Ok>(`/usergroup/archiveRole/${id}`, { method: 'DELETE' }),
+    touched,
+  );
 }
+
+/** Spec section 8, Role delete: these toast with the role's name; anything else is the general error. */
+export const DELETE_ROLE_FAILURE: FailurePolicy = {
+  toast: ['ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER', 'ERROR_GENERAL_PROTECTED', 'ERROR_ROLE_NOT_EXIST'],
+  otherwise: 'general',
+};

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Checkbox, Group, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import type { AuthorityItem, Role } from '@opsdeck/contract/roles';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -8,9 +8,11 @@ import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { notifyDone } from '../../lib/notify';
+import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
-import { authoritiesQueryOptions, useCreateRole, useUpdateRole } from './api';
+import { authoritiesQueryOptions } from '../../resources/roles';
+import { useCreateRole, useUpdateRole } from './api';
+import { AuthorityChecklist } from './authority-checklist';
 import { authoritiesToSave, type RoleFormValues, roleFormSchema } from './role-form';
 
 interface RoleFormModalProps {
@@ -41,7 +43,6 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
   });
   const grantableKeys = grantable.map((authority) => authority.key);
   const kept = (role?.authorities ?? []).filter((authority) => !grantableKeys.includes(authority.key));
-  const checked = form.watch('authorityNames');
 
   const submit = async (values: RoleFormValues) => {
     const name = values.name.trim();
@@ -52,11 +53,9 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
         grantableKeys,
       );
       await updateRole.mutateAsync({ id: role.id, body: { name, newAuthorityName } });
-      notifyDone('updated', name);
     } else {
       const authorityNames = authoritiesToSave(values.authorityNames, [], grantableKeys);
-      await createRole.mutateAsync({ body: { name, authorityNames }, tenantId: values.company ?? undefined });
-      notifyDone('added', name);
+      await createRole.mutateAsync({ body: { name, authorityNames }, tenant: values.company ?? undefined });
     }
   };
 
@@ -67,6 +66,8 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
       title={t(editing ? 'roles.editTitle' : 'roles.createTitle')}
       form={form}
       onSubmit={submit}
+      success={(values) => doneText(editing ? 'updated' : 'added', values.name.trim())}
+      errorPlacement={{ keys: { ERROR_COMPANY_REQUIRED: 'company', ERROR_ROLE_NAME_DUPLICATE: 'name' } }}
     >
       <TextInput
         label={t('roles.name')}
@@ -77,55 +78,18 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
         {...form.register('name')}
       />
       {admin && <CompanyField control={form.control} name="company" disabled={editing} />}
-      <Stack gap={6}>
-        <Group justify="space-between" align="flex-end" wrap="nowrap">
-          <Text fw={500} size="sm" id="role-authorities-label">
-            {t('roles.authorize')}
-          </Text>
-          <Group gap={6} wrap="nowrap">
-            <Button
-              size="compact-xs"
-              variant="light"
-              onClick={() => form.setValue('authorityNames', grantableKeys, { shouldDirty: true })}
-            >
-              {t('roles.selectAll')}
-            </Button>
-            <Button
-              size="compact-xs"
-              variant="default"
-              onClick={() => form.setValue('authorityNames', [], { shouldDirty: true })}
-            >
-              {t('roles.unselectAll')}
-            </Button>
-          </Group>
-        </Group>
-        <Text size="xs" c="dimmed" aria-live="polite">
-          {t('roles.selectedCount', {
-            count: checked.filter((key) => grantableKeys.includes(key)).length,
-            total: grantable.length,
-          })}
-        </Text>
-        <Controller
-          control={form.control}
-          name="authorityNames"
-          render={({ field }) => (
-            <ScrollArea.Autosize mah={300} type="auto" offsetScrollbars>
-              <Checkbox.Group value={field.value} onChange={field.onChange} aria-labelledby="role-authorities-label">
-                <Stack gap={6} py={4}>
-                  {grantable.map((authority) => (
-                    <Checkbox key={authority.key} value={authority.key} label={authority.title} size="sm" />
-                  ))}
-                </Stack>
-              </Checkbox.Group>
-            </ScrollArea.Autosize>
-          )}
-        />
-        {kept.length > 0 && (
-          <Text size="xs" c="dimmed">
-            {t('roles.keptAuthorities', { names: kept.map((authority) => authority.title).join(', ') })}
-          </Text>
+      <Controller
+        control={form.control}
+        name="authorityNames"
+        render={({ field }) => (
+          <AuthorityChecklist authorities={grantable} value={field.value} onChange={field.onChange} />
         )}
-      </Stack>
+      />
+      {kept.length > 0 && (
+        <Text size="xs" c="dimmed">
+          {t('roles.keptAuthorities', { names: kept.map((authority) => authority.title).join(', ') })}
+        </Text>
+      )}
     </FormModal>
   );
 }

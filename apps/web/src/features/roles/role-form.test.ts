@@ -43,6 +43,8 @@ describe('filterRoles', () => {
     id: name.length,
     name,
     isProtected: false,
+    editable: true,
+    deletable: true,
     tenantId: null,
     companyName,
     authorities: titles.map((title) => ({ id: title, key: title, title })),

@@ -1,6 +1,7 @@
 import { type Authority, isAuthority } from '@opsdeck/contract/authorities';
-import { RoleName } from '@opsdeck/contract/roles';
+import { CreateRole } from '@opsdeck/contract/roles';
 import { z } from 'zod';
+import { companyChoice } from '../../lib/form-schemas';
 
 /**
  * The role form: the contract's name rule, the admin's company (spec section 5: required for
@@ -8,12 +9,9 @@ import { z } from 'zod';
  */
 export function roleFormSchema(requireCompany: boolean) {
   return z.object({
-    name: RoleName,
+    name: CreateRole.shape.name,
     // Checked on the field itself, so an empty form flags the company along with the name.
-    company: z
-      .string()
-      .nullable()
-      .refine((company) => !requireCompany || Boolean(company), 'ERROR_COMPANY_REQUIRED'),
+    company: companyChoice(requireCompany),
     authorityNames: z.array(z.string()),
   });
 }

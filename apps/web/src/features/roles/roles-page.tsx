@@ -1,30 +1,20 @@
-import {
-  Accordion,
-  Badge,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  ThemeIcon,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Accordion, Badge, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { Role } from '@opsdeck/contract/roles';
-import { IconCheck, IconLock, IconSearch } from '@tabler/icons-react';
+import { IconCheck, IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FloatingCreateButton } from '../../components/floating-create-button';
+import { useListParams } from '../../components/data-table/use-list-params';
+import { DeleteModal } from '../../components/delete-modal';
+import { ListPageHeader } from '../../components/list-page-header';
 import { LoadForEdit } from '../../components/load-for-edit';
 import { RowActions } from '../../components/row-actions';
 import { Truncate } from '../../components/truncate';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
-import { roleKeys, roleQueryOptions, rolesQueryOptions } from './api';
-import { DeleteRoleModal } from './delete-role-modal';
+import { roleKeys, roleQueryOptions, rolesQueryOptions } from '../../resources/roles';
+import { DELETE_ROLE_FAILURE, useDeleteRole } from './api';
 import { RoleFormModal } from './role-form-modal';
 import { filterRoles } from './role-search';
 
@@ -37,27 +27,23 @@ export function RolesPage() {
   const canDelete = holds(viewer, 'DELETE_ROLE');
   const canCreate = holds(viewer, 'CREATE_ROLE');
   const roles = useQuery(rolesQueryOptions());
-  const [search, setSearch] = useState('');
+  const params = useListParams();
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Role | null>(null);
-  const shown = useMemo(() => filterRoles(roles.data ?? [], search), [roles.data, search]);
+  const remove = useDeleteRole();
+  const shown = useMemo(() => filterRoles(roles.data ?? [], params.search), [roles.data, params.search]);
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center" wrap="wrap" gap="md">
-        <Title order={1} fz={26}>
-          {t('roles.title')}
-        </Title>
-        <TextInput
-          aria-label={t('search.text')}
-          placeholder={t('roles.searchPlaceholder')}
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 340 }}
-        />
-      </Group>
+      <ListPageHeader
+        title={t('roles.title')}
+        searchPlaceholder={t('roles.searchPlaceholder')}
+        list={params}
+        create={
+          canCreate ? { label: t('roles.create'), withTooltip: false, onClick: () => setCreating(true) } : undefined
+        }
+      />
 
       {roles.isPending ? (
         <Group justify="center" py="xl">
@@ -72,34 +58,38 @@ export function RolesPage() {
           {shown.map((role) => (
             <Accordion.Item key={role.id} value={String(role.id)} data-testid="role-item">
               <Group wrap="nowrap" gap="xs" pr="sm">
-                <Accordion.Control aria-label={role.name}>
-                  <Group gap="sm" wrap="nowrap">
-                    <Text fw={600}>
-                      <Truncate text={role.name} max={LIMITS.truncate.tableContent} />
-                    </Text>
-                    {admin && (
-                      <Badge variant="light" color={role.companyName ? 'blue' : 'grape'} tt="none">
-                        <Truncate text={role.companyName ?? t('roles.provider')} max={LIMITS.truncate.companyName} />
-                      </Badge>
-                    )}
-                    {role.isProtected && (
-                      <Tooltip label={t('roles.protectedHint')}>
-                        <Badge variant="outline" color="gray" leftSection={<IconLock size={12} />} tt="none">
-                          {t('roles.protected')}
-                        </Badge>
-                      </Tooltip>
-                    )}
-                    <Text size="sm" c="dimmed" visibleFrom="sm">
-                      {t('roles.authorityCount', { count: role.authorities.length })}
-                    </Text>
-                  </Group>
+                {/* The control names only the role: the badges beside it are not part of its name
+                    (an aria-label of the name alone over more visible text is a name mismatch). */}
+                <Accordion.Control>
+                  <Text fw={600}>
+                    <Truncate text={role.name} max={LIMITS.truncate.tableContent} />
+                  </Text>
                 </Accordion.Control>
+                {/* Wraps on a narrow screen rather than squeezing the badges to their first letter. */}
+                <Group gap="sm" wrap="wrap" style={{ rowGap: 4, flexShrink: 1 }}>
+                  {admin && (
+                    <Badge variant="light" color={role.companyName ? 'blue' : 'grape'} tt="none">
+                      <Truncate text={role.companyName ?? t('roles.provider')} max={LIMITS.truncate.companyName} />
+                    </Badge>
+                  )}
+                  {role.isProtected && (
+                    <Tooltip label={t('roles.protectedHint')}>
+                      <Badge variant="outline" color="gray" leftSection={<IconLock size={12} />} tt="none">
+                        {t('roles.protected')}
+                      </Badge>
+                    </Tooltip>
+                  )}
+                  <Text size="sm" c="dimmed" visibleFrom="sm">
+                    {t('roles.authorityCount', { count: role.authorities.length })}
+                  </Text>
+                </Group>
                 <RowActions
                   gap="xs"
                   editLabel={t('roles.edit', { name: role.name })}
-                  onEdit={canEdit && !role.isProtected ? () => setEditingId(role.id) : undefined}
+                  onEdit={canEdit && role.editable ? () => setEditingId(role.id) : undefined}
                   deleteLabel={t('roles.delete', { name: role.name })}
                   onDelete={canDelete ? () => setDeleting(role) : undefined}
+                  deleteBlockedReason={role.deletable ? undefined : t('roles.notDeletable')}
                 />
               </Group>
               <Accordion.Panel>
@@ -132,21 +122,21 @@ export function RolesPage() {
         </Accordion>
       )}
 
-      {canCreate && (
-        <FloatingCreateButton label={t('roles.create')} withTooltip={false} onClick={() => setCreating(true)} />
-      )}
-
       {creating && <RoleFormModal opened onClose={() => setCreating(false)} />}
       {editingId !== null && (
-        <LoadForEdit
-          query={roleQueryOptions(editingId)}
-          invalidate={roleKeys.list()}
-          onClose={() => setEditingId(null)}
-        >
+        <LoadForEdit query={roleQueryOptions(editingId)} invalidate={roleKeys.all} onClose={() => setEditingId(null)}>
           {(role) => <RoleFormModal key={role.id} opened onClose={() => setEditingId(null)} role={role} />}
         </LoadForEdit>
       )}
-      <DeleteRoleModal role={deleting} onClose={() => setDeleting(null)} />
+      {deleting && (
+        <DeleteModal
+          area="roles"
+          name={deleting.name}
+          remove={() => remove.mutateAsync(deleting.id)}
+          failure={DELETE_ROLE_FAILURE}
+          onClose={() => setDeleting(null)}
+        />
+      )}
     </Stack>
   );
 }

@@ -2,11 +2,10 @@ import { List, Stack, Text } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { Schedule } from '@opsdeck/contract/schedules';
 import { useTranslation } from 'react-i18next';
-import { ConfirmModal } from '../../components/confirm-modal';
+import { DeleteModal } from '../../components/delete-modal';
 import { Truncate } from '../../components/truncate';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
-import { notifySuccess } from '../../lib/notify';
-import { useArchiveSchedules } from './api';
+import { ARCHIVE_SCHEDULES_FAILURE, useArchiveSchedules } from './api';
 import { fullName } from './schedule-format';
 
 /** The names the selection touches, once each, and the dates it covers (spec section 2). */
@@ -30,20 +29,19 @@ export function DeleteSchedulesModal({
   const archive = useArchiveSchedules();
   const summary = deleteSummary(schedules);
 
-  const confirm = async () => {
+  const remove = async () => {
     await archive.mutateAsync(schedules.map((schedule) => schedule.id));
-    notifySuccess(t('schedules.deleted', { count: schedules.length }));
     onDone();
   };
 
   return (
-    <ConfirmModal
-      opened
+    <DeleteModal
+      area="schedules"
+      name={summary.names.join(', ')}
+      remove={remove}
+      failure={ARCHIVE_SCHEDULES_FAILURE}
+      success={t('schedules.deleted', { count: schedules.length })}
       onClose={onClose}
-      title={t('schedules.deleteTitle')}
-      onConfirm={confirm}
-      confirmLabel={t('schedules.deleteConfirm')}
-      danger
     >
       <Stack gap="xs">
         <Text size="sm">{t('schedules.deleteIntro', { count: schedules.length })}</Text>
@@ -61,6 +59,6 @@ export function DeleteSchedulesModal({
           })}
         </Text>
       </Stack>
-    </ConfirmModal>
+    </DeleteModal>
   );
 }

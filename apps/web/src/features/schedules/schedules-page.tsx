@@ -6,18 +6,22 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable, type RowId } from '../../components/data-table/data-table';
+import type { ListDefaults } from '../../components/data-table/list-params';
+import { useListParams } from '../../components/data-table/use-list-params';
 import { FloatingCreateButton } from '../../components/floating-create-button';
-import { presetRange } from '../../components/search-bar/date-range';
-import { SearchBar, type SearchValue } from '../../components/search-bar/search-bar';
+import { SearchBar } from '../../components/search-bar/search-bar';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
-import { type ScheduleFilter, schedulesQueryOptions } from './api';
+import { type ScheduleFilter, schedulesQueryOptions } from '../../resources/schedules';
 import { CreateSchedulesModal } from './create-schedules-modal';
 import { DeleteSchedulesModal } from './delete-schedules-modal';
 import { fullName, scheduleDate, scheduleShift } from './schedule-format';
 import { UpdateSchedulesModal } from './update-schedules-modal';
 
 type Mode = 'update' | 'delete';
+
+// Spec: the schedules list opens on today.
+const LIST: ListDefaults = { preset: 'today' };
 
 /**
  * Spec section 2, Schedules: user, date and shift, filtered by user name and date range (today at
@@ -32,7 +36,8 @@ export function SchedulesPage() {
   const modes = (['update', 'delete'] as const).filter((mode) =>
     holds(viewer, mode === 'update' ? 'EDIT_SCHEDULE' : 'DELETE_SCHEDULE'),
   );
-  const [filter, setFilter] = useState<ScheduleFilter>(() => ({ ...presetRange('today'), userName: '' }));
+  const params = useListParams(LIST);
+  const filter: ScheduleFilter = { ...params.range, userName: params.search };
   const schedules = useQuery(schedulesQueryOptions(filter));
   const rows = schedules.data ?? [];
   const [mode, setMode] = useState<Mode | null>(null);
@@ -64,7 +69,6 @@ export function SchedulesPage() {
       setDialog(mode);
     }
   };
-  const search = (value: SearchValue) => setFilter({ from: value.from, to: value.to, userName: value.text });
 
   const columns: Column<Schedule>[] = [
     { key: 'user', header: t('schedules.user'), value: fullName, sortable: true },
@@ -95,29 +99,43 @@ export function SchedulesPage() {
         <Title order={1} fz={26}>
           {t('schedules.title')}
         </Title>
-        {modes.length > 0 && (
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="default" size="lg" aria-label={t('schedules.settings')}>
-                <IconSettings size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {modes.map((item) => (
-                <Menu.Item
-                  key={item}
-                  leftSection={item === 'update' ? <IconPencil size={16} /> : <IconTrash size={16} />}
-                  onClick={() => enterMode(item)}
-                >
-                  {t(item === 'update' ? 'schedules.updateMode' : 'schedules.deleteMode')}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-        )}
+        <Group gap="sm">
+          {modes.length > 0 && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="default" size="lg" aria-label={t('schedules.settings')}>
+                  <IconSettings size={18} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {modes.map((item) => (
+                  <Menu.Item
+                    key={item}
+                    leftSection={item === 'update' ? <IconPencil size={16} /> : <IconTrash size={16} />}
+                    onClick={() => enterMode(item)}
+                  >
+                    {t(item === 'update' ? 'schedules.updateMode' : 'schedules.deleteMode')}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+          {canCreate && (
+            <FloatingCreateButton
+              label={t('schedules.create')}
+              withTooltip={false}
+              onClick={() => setDialog('create')}
+            />
+          )}
+        </Group>
       </Group>
 
-      <SearchBar onChange={search} initialPreset="today" placeholder={t('schedules.searchPlaceholder')} />
+      <SearchBar
+        value={params}
+        onChange={params.setSearch}
+        initialPreset="today"
+        placeholder={t('schedules.searchPlaceholder')}
+      />
 
       {mode && (
         <Paper withBorder p="sm" radius="md" role="region" aria-label={t(`schedules.${mode}Mode`)}>
@@ -146,6 +164,7 @@ export function SchedulesPage() {
       )}
 
       <DataTable
+        {...params.table}
         label={t('schedules.tableLabel')}
         columns={columns}
         rows={rows}
@@ -168,9 +187,6 @@ export function SchedulesPage() {
         }
       />
 
-      {canCreate && (
-        <FloatingCreateButton label={t('schedules.create')} withTooltip={false} onClick={() => setDialog('create')} />
-      )}
       {dialog === 'create' && <CreateSchedulesModal opened onClose={() => setDialog(null)} />}
       {dialog === 'update' && (
         <UpdateSchedulesModal schedules={dialogRows} onClose={() => setDialog(null)} onDone={leaveMode} />

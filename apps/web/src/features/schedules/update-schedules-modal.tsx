@@ -7,7 +7,6 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../components/form-modal';
 import { errorText } from '../../lib/i18n';
-import { notifySuccess } from '../../lib/notify';
 import { useUpdateSchedules } from './api';
 
 /** Update mode's dialog: new shift times for every selected schedule, each on its own date. */
@@ -36,7 +35,6 @@ export function UpdateSchedulesModal({
     await update.mutateAsync(
       schedules.map((schedule) => ({ id: schedule.id, ...moveShift(schedule, values.shiftStart, values.shiftEnd) })),
     );
-    notifySuccess(t('schedules.updated', { count: schedules.length }));
     onDone();
   };
 
@@ -47,6 +45,7 @@ export function UpdateSchedulesModal({
       title={t('schedules.updateTitle')}
       form={form}
       onSubmit={submit}
+      success={() => t('schedules.updated', { count: schedules.length })}
       submitLabel={t('schedules.updateSubmit')}
     >
       <Text size="sm">{t('schedules.updateIntro', { count: schedules.length })}</Text>

@@ -1,68 +1,47 @@
 import type { Ok } from '@opsdeck/contract/auth';
-import type { Department } from '@opsdeck/contract/departments';
 import type { SaveStatus, Status } from '@opsdeck/contract/statuses';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
+import type { FailurePolicy } from '../../lib/failure-policy';
+import { useResourceMutation } from '../../lib/resource-mutation';
+import { statusKeys } from '../../resources/statuses';
+import { taskKeys } from '../../resources/tasks';
+import { type Tenant, tenantOption } from '../../resources/tenant';
 
-/** undefined: the stored tenant (the page's list); a tenant id: that company's (the admin's form). */
-type Tenant = string | undefined;
-const tenantOption = (tenant: Tenant) => (tenant === undefined ? {} : { tenantId: tenant });
-
-export const statusKeys = {
-  all: ['statuses'] as const,
-  list: (tenant: Tenant) => ['statuses', 'list', tenant ?? 'current'] as const,
-  detail: (id: number) => ['statuses', 'detail', id] as const,
-  departments: (tenant: Tenant) => ['statuses', 'departments', tenant ?? 'current'] as const,
-};
-
-export function statusesQueryOptions(tenant?: Tenant) {
-  return queryOptions({
-    queryKey: statusKeys.list(tenant),
-    queryFn: ({ signal }) => apiRequest<Status[]>('/status', { signal, ...tenantOption(tenant) }),
-  });
-}
-
-export function statusQueryOptions(id: number) {
-  return queryOptions({
-    queryKey: statusKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest<Status>(`/status/${id}`, { signal }),
-    retry: false,
-    staleTime: 0,
-  });
-}
-
-/** The departments the user may put statuses in (spec section 6): those they head and below. */
-export function manageableDepartmentsQueryOptions(tenant: Tenant) {
-  return queryOptions({
-    queryKey: statusKeys.departments(tenant),
-    queryFn: ({ signal }) =>
-      apiRequest<Department[]>('/department/usersAccessibleDepts', { signal, ...tenantOption(tenant) }),
-  });
-}
+/** A status change shows in the tasks table too (each task names its status). */
+const touched = [statusKeys.all, taskKeys.all];
 
 export function useCreateStatus() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ body, tenant }: { body: SaveStatus; tenant?: Tenant }) =>
+  return useResourceMutation(
+    ({ body, tenant }: { body: SaveStatus; tenant?: Tenant }) =>
       apiRequest<Status>('/status', { method: 'POST', body, ...tenantOption(tenant) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: statusKeys.all }),
-  });
+    touched,
+  );
 }
 
 export function useUpdateStatus() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body, tenant }: { id: number; body: SaveStatus; tenant?: Tenant }) =>
+  return useResourceMutation(
+    ({ id, body, tenant }: { id: number; body: SaveStatus; tenant?: Tenant }) =>
       apiRequest<Status>(`/status/${id}`, { method: 'PUT', body, ...tenantOption(tenant) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: statusKeys.all }),
-  });
+    touched,
+  );
 }
 
 export function useDeleteStatus() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, tenant }: { id: number; tenant?: Tenant }) =>
+  return useResourceMutation(
+    ({ id, tenant }: { id: number; tenant?: Tenant }) =>
       apiRequest<Ok>(`/status/${id}`, { method: 'DELETE', ...tenantOption(tenant) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: statusKeys.all }),
-  });
+    touched,
+  );
 }
+
+/** Spec section 8, Status update: a refusal toasts with the name, anything else the general error; it closes. */
+export const UPDATE_STATUS_FAILURE: FailurePolicy = {
+  toast: ['ERROR_STATUS_INACCESSIBLE', 'ERROR_STATUS_NOT_EXIST'],
+  otherwise: 'general',
+};
+
+/** Spec section 8, Status delete: has tasks, or not the caller's, toast with the name. */
+export const DELETE_STATUS_FAILURE: FailurePolicy = {
+  toast: ['ERROR_STATUS_DELETE', 'ERROR_STATUS_INACCESSIBLE', 'ERROR_STATUS_NOT_EXIST'],
+  otherwise: 'general',
+};

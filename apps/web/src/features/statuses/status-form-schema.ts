@@ -1,14 +1,7 @@
 import type { ErrorKey } from '@opsdeck/contract/errors';
-import {
-  HEX_COLOR,
-  readPngInfo,
-  type SaveStatus,
-  STATUS_LIMITS,
-  type Status,
-  StatusName,
-  statusIconProblem,
-} from '@opsdeck/contract/statuses';
+import { readPngInfo, SaveStatus, STATUS_LIMITS, type Status, statusIconProblem } from '@opsdeck/contract/statuses';
 import { z } from 'zod';
+import { chosenId, companyChoice } from '../../lib/form-schemas';
 
 /** The chosen icon file, read in the browser; `problem` is the key it fails with, if any. */
 export type IconChoice = { dataUrl: string; fileName: string; problem: ErrorKey | null };
@@ -33,25 +26,15 @@ export async function readIconFile(file: File): Promise<IconChoice> {
  */
 export function statusFormSchema(options: { creating: boolean; needsCompany: boolean }) {
   return z.object({
-    company: z
-      .string()
-      .nullable()
-      .refine((company) => !options.needsCompany || Boolean(company), 'ERROR_COMPANY_REQUIRED'),
-    name: StatusName,
-    /** A Select's value: the department id as text. */
-    departmentId: z
-      .string({ error: 'ERROR_STATUS_DEPARTMENT_REQUIRED' })
-      .nullable()
-      .refine(Boolean, 'ERROR_STATUS_DEPARTMENT_REQUIRED'),
-    /** A NumberInput's value: a number, or '' when empty (which means 0). */
+    company: companyChoice(options.needsCompany),
+    name: SaveStatus.shape.name,
+    departmentId: chosenId('ERROR_STATUS_DEPARTMENT_REQUIRED'),
+    /** A NumberInput's value: a number, or '' when empty (which means 0); the contract's rule checks it. */
     threshold: z.union([z.number(), z.string()]).superRefine((value, ctx) => {
-      if (value === '') return;
-      const number = typeof value === 'number' ? value : Number(value);
-      if (!Number.isInteger(number) || number < STATUS_LIMITS.thresholdMin || number > STATUS_LIMITS.thresholdMax) {
-        ctx.addIssue({ code: 'custom', message: 'ERROR_STATUS_THRESHOLD_INVALID' });
-      }
+      const checked = SaveStatus.shape.threshold.safeParse(value === '' ? null : Number(value));
+      for (const issue of checked.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
     }),
-    color: z.string().trim().min(1, 'ERROR_STATUS_COLOR_REQUIRED').regex(HEX_COLOR, 'ERROR_STATUS_COLOR_INVALID'),
+    color: SaveStatus.shape.color,
     icon: z.custom<IconChoice | null>().superRefine((icon, ctx) => {
       if (!icon) {
         if (options.creating) ctx.addIssue({ code: 'custom', message: 'ERROR_STATUS_ICON_REQUIRED' });

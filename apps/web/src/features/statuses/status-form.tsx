@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Text, TextInput } from '@mantine/core';
-import type { Department } from '@opsdeck/contract/departments';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { STATUS_LIMITS, type Status } from '@opsdeck/contract/statuses';
 import { IconPhoto } from '@tabler/icons-react';
@@ -10,14 +9,14 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
-import { nameOptions, SelectField } from '../../components/form-parts';
-import { isApiError } from '../../lib/api-client';
+import { nameOptions, SelectField, withCurrent } from '../../components/form-parts';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { notifyDone, notifyError, notifyErrorKey } from '../../lib/notify';
+import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { truncateText } from '../../lib/truncate';
-import { manageableDepartmentsQueryOptions, useCreateStatus, useUpdateStatus } from './api';
+import { accessibleDepartmentsQueryOptions } from '../../resources/departments';
+import { UPDATE_STATUS_FAILURE, useCreateStatus, useUpdateStatus } from './api';
 import {
   emptyStatusForm,
   readIconFile,
@@ -28,21 +27,11 @@ import {
   toSaveStatus,
 } from './status-form-schema';
 
-/** Update failures that close the dialog with a toast naming the status (spec section 8, Status). */
-const UPDATE_TOASTED = new Set(['ERROR_STATUS_INACCESSIBLE', 'ERROR_STATUS_NOT_EXIST']);
-
 interface StatusFormModalProps {
   opened: boolean;
   onClose: () => void;
   /** The status to edit (loaded fresh); none to create one. */
   status?: Status;
-}
-
-/** The departments to offer: those the user manages, plus the status's own (so an edit shows it). */
-export function departmentChoices(manageable: readonly Department[], current?: { id: number; name: string }) {
-  const list = manageable.map((department) => ({ id: department.id, name: department.name }));
-  if (current && !list.some((department) => department.id === current.id)) list.unshift(current);
-  return list;
 }
 
 /**
@@ -74,28 +63,17 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
 
   const icon = form.watch('icon');
   const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
-  const departments = useQuery({ ...manageableDepartmentsQueryOptions(tenant), enabled: ready });
-  const choices = departmentChoices(departments.data ?? [], status?.department);
+  // The departments the user manages, plus the status's own (so an edit shows it).
+  const departments = useQuery({ ...accessibleDepartmentsQueryOptions(tenant), enabled: ready });
+  const choices = withCurrent(departments.data ?? [], status?.department);
 
   const create = useCreateStatus();
   const update = useUpdateStatus();
 
   const submit = async (values: StatusFormOutput) => {
     const body = toSaveStatus(values);
-    if (!status) {
-      await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
-      notifyDone('added', body.name);
-      return;
-    }
-    try {
-      await update.mutateAsync({ id: status.id, body, tenant: status.tenantId });
-      notifyDone('updated', body.name);
-    } catch (error) {
-      // Field errors stay on the form; anything else closes the dialog with a toast.
-      if (isApiError(error) && Object.keys(error.fields).length > 0) throw error;
-      if (isApiError(error) && UPDATE_TOASTED.has(error.key)) notifyErrorKey(error.key, status.name);
-      else notifyError(error, status.name);
-    }
+    if (status) await update.mutateAsync({ id: status.id, body, tenant: status.tenantId });
+    else await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
   };
 
   const chooseIcon = async (file: File | null) => {
@@ -117,6 +95,10 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
       }
       form={form}
       onSubmit={submit}
+      success={(values) => doneText(editing ? 'updated' : 'added', values.name)}
+      // Spec section 8, Status: create failures show on the form; an update refusal closes with a toast.
+      failure={editing ? UPDATE_STATUS_FAILURE : undefined}
+      itemName={status?.name}
       errorPlacement={{
         keys: {
           ERROR_GENERAL_NAME_REQUIRED: 'name',
@@ -179,6 +161,10 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
             label={t('statuses.color')}
             required
             format="hex"
+            // Mantine would put the last valid colour back on blur, so a typed 'red' silently became
+            // #000000; the typed text stays and the form refuses it (ERROR_STATUS_COLOR_INVALID).
+            fixOnBlur={false}
+            eyeDropperButtonProps={{ 'aria-label': t('statuses.pickFromScreen') }}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}

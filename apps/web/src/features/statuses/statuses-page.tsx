@@ -6,14 +6,16 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { FloatingCreateButton } from '../../components/floating-create-button';
+import type { ListDefaults } from '../../components/data-table/list-params';
+import { useListParams } from '../../components/data-table/use-list-params';
+import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
 import { LoadForEdit } from '../../components/load-for-edit';
 import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
-import { statusesQueryOptions, statusKeys, statusQueryOptions } from './api';
-import { DeleteStatusModal } from './delete-status';
+import { statusesQueryOptions, statusKeys, statusQueryOptions } from '../../resources/statuses';
+import { DELETE_STATUS_FAILURE, useDeleteStatus } from './api';
 import { StatusFormModal } from './status-form';
 
 /** The search matches the name, the department or (for admins) the company. */
@@ -26,19 +28,22 @@ export function matchesStatus(status: Status, text: string, companyName?: string
 /** Spec section 2: a threshold of 0 (or none) reads '-'. */
 export const thresholdText = (threshold: number | null | undefined) => (threshold ? String(threshold) : '-');
 
+const LIST: ListDefaults = { sort: { key: 'name', direction: 'asc' } };
+
 export function StatusesPage() {
   const { t } = useTranslation();
   const viewer = useViewer();
   const admin = isAdmin(viewer);
-  const [search, setSearch] = useState('');
+  const params = useListParams(LIST);
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Status | null>(null);
   const list = useQuery(statusesQueryOptions());
+  const remove = useDeleteStatus();
   const companyNames = useCompanyNames(admin);
   const rows = useMemo(
-    () => (list.data ?? []).filter((row) => matchesStatus(row, search, companyNames.get(row.tenantId))),
-    [list.data, search, companyNames],
+    () => (list.data ?? []).filter((row) => matchesStatus(row, params.search, companyNames.get(row.tenantId))),
+    [list.data, params.search, companyNames],
   );
 
   const canEdit = holds(viewer, 'EDIT_STATUS');
@@ -49,7 +54,12 @@ export function StatusesPage() {
       header: t('statuses.color'),
       width: 70,
       render: (row) => (
-        <ColorSwatch color={row.color} size={20} aria-label={t('statuses.colorNamed', { color: row.color })} />
+        <ColorSwatch
+          color={row.color}
+          size={20}
+          role="img"
+          aria-label={t('statuses.colorNamed', { color: row.color })}
+        />
       ),
     },
     {
@@ -128,22 +138,22 @@ export function StatusesPage() {
       <ListPageHeader
         title={t('statuses.title')}
         searchPlaceholder={t('statuses.searchPlaceholder')}
-        onSearch={setSearch}
+        list={params}
+        create={
+          holds(viewer, 'CREATE_STATUS') ? { label: t('statuses.create'), onClick: () => setCreating(true) } : undefined
+        }
       />
       <Card withBorder radius="md" padding="md">
         <DataTable
+          {...params.table}
           columns={columns}
           rows={rows}
           rowKey={(row) => row.id}
           label={t('statuses.tableLabel')}
           loading={list.isLoading}
-          initialSort={{ key: 'name', direction: 'asc' }}
         />
       </Card>
 
-      {holds(viewer, 'CREATE_STATUS') && (
-        <FloatingCreateButton label={t('statuses.create')} onClick={() => setCreating(true)} />
-      )}
       <StatusFormModal opened={creating} onClose={() => setCreating(false)} />
       {editingId !== null && (
         <LoadForEdit
@@ -154,7 +164,15 @@ export function StatusesPage() {
           {(status) => <StatusFormModal opened status={status} onClose={() => setEditingId(null)} />}
         </LoadForEdit>
       )}
-      {deleting && <DeleteStatusModal status={deleting} onClose={() => setDeleting(null)} />}
+      {deleting && (
+        <DeleteModal
+          area="statuses"
+          name={deleting.name}
+          remove={() => remove.mutateAsync({ id: deleting.id, tenant: deleting.tenantId })}
+          failure={DELETE_STATUS_FAILURE}
+          onClose={() => setDeleting(null)}
+        />
+      )}
     </Stack>
   );
 }

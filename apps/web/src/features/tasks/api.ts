@@ -1,79 +1,44 @@
 import type { Ok } from '@opsdeck/contract/auth';
-import type { Department } from '@opsdeck/contract/departments';
-import type { Status } from '@opsdeck/contract/statuses';
 import type { SaveTask, Task } from '@opsdeck/contract/tasks';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
+import type { FailurePolicy } from '../../lib/failure-policy';
+import { useResourceMutation } from '../../lib/resource-mutation';
+import { taskKeys } from '../../resources/tasks';
+import { type Tenant, tenantOption } from '../../resources/tenant';
 
-/** undefined: the stored tenant (the page's list); a tenant id: that company's (the admin's form). */
-type Tenant = string | undefined;
-const tenantOption = (tenant: Tenant) => (tenant === undefined ? {} : { tenantId: tenant });
-
-export const taskKeys = {
-  all: ['tasks'] as const,
-  list: (tenant: Tenant) => ['tasks', 'list', tenant ?? 'current'] as const,
-  detail: (id: number) => ['tasks', 'detail', id] as const,
-  statuses: (tenant: Tenant) => ['tasks', 'statuses', tenant ?? 'current'] as const,
-  departments: (tenant: Tenant) => ['tasks', 'departments', tenant ?? 'current'] as const,
-};
-
-export function tasksQueryOptions(tenant?: Tenant) {
-  return queryOptions({
-    queryKey: taskKeys.list(tenant),
-    queryFn: ({ signal }) => apiRequest<Task[]>('/task', { signal, ...tenantOption(tenant) }),
-  });
-}
-
-export function taskQueryOptions(id: number) {
-  return queryOptions({
-    queryKey: taskKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest<Task>(`/task/${id}`, { signal }),
-    retry: false,
-    staleTime: 0,
-  });
-}
-
-/** The statuses of the form's status select (GET /api/status, readable with the task authorities). */
-export function taskStatusesQueryOptions(tenant: Tenant) {
-  return queryOptions({
-    queryKey: taskKeys.statuses(tenant),
-    queryFn: ({ signal }) => apiRequest<Status[]>('/status', { signal, ...tenantOption(tenant) }),
-    staleTime: 0,
-  });
-}
-
-/** The departments the user may put tasks in (spec section 6): those they head and below. */
-export function taskDepartmentsQueryOptions(tenant: Tenant) {
-  return queryOptions({
-    queryKey: taskKeys.departments(tenant),
-    queryFn: ({ signal }) =>
-      apiRequest<Department[]>('/department/usersAccessibleDepts', { signal, ...tenantOption(tenant) }),
-  });
-}
+/** A task change can free or tie a status (a status with tasks cannot be deleted). */
+const touched = [taskKeys.all];
 
 export function useCreateTask() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ body, tenant }: { body: SaveTask; tenant?: Tenant }) =>
+  return useResourceMutation(
+    ({ body, tenant }: { body: SaveTask; tenant?: Tenant }) =>
       apiRequest<Task>('/task', { method: 'POST', body, ...tenantOption(tenant) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
-  });
+    touched,
+  );
 }
 
 export function useUpdateTask() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body, tenant }: { id: number; body: SaveTask; tenant?: Tenant }) =>
+  return useResourceMutation(
+    ({ id, body, tenant }: { id: number; body: SaveTask; tenant?: Tenant }) =>
       apiRequest<Task>(`/task/${id}`, { method: 'PUT', body, ...tenantOption(tenant) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
-  });
+    touched,
+  );
 }
 
 export function useDeleteTask() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, tenant }: { id: number; tenant?: Tenant }) =>
+  return useResourceMutation(
+    ({ id, tenant }: { id: number; tenant?: Tenant }) =>
       apiRequest<Ok>(`/task/${id}`, { method: 'DELETE', ...tenantOption(tenant) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
-  });
+    touched,
+  );
 }
+
+/**
+ * Spec section 8, Task: ERROR_TASK_INACCESSIBLE toasts (with the name) and closes; unknown errors
+ * of a save show under the form, of a delete as the general error.
+ */
+export const SAVE_TASK_FAILURE: FailurePolicy = {
+  toast: ['ERROR_TASK_INACCESSIBLE', 'ERROR_TASK_NOT_EXIST'],
+  otherwise: 'form',
+};
+export const DELETE_TASK_FAILURE: FailurePolicy = { ...SAVE_TASK_FAILURE, otherwise: 'general' };

@@ -1,16 +1,14 @@
 import { SaveTask, type Task } from '@opsdeck/contract/tasks';
 import { z } from 'zod';
+import { chosenId, companyChoice } from '../../lib/form-schemas';
 
 /** The task form (spec section 5): the contract's rules, over the Selects' text values. */
 export function taskFormSchema(needsCompany: boolean) {
   return z.object({
-    company: z
-      .string()
-      .nullable()
-      .refine((company) => !needsCompany || Boolean(company), 'ERROR_COMPANY_REQUIRED'),
+    company: companyChoice(needsCompany),
     name: SaveTask.shape.name,
-    statusId: z.string().nullable().refine(Boolean, 'ERROR_TASK_STATUS_REQUIRED'),
-    departmentId: z.string().nullable().refine(Boolean, 'ERROR_TASK_DEPARTMENT_REQUIRED'),
+    statusId: chosenId('ERROR_TASK_STATUS_REQUIRED'),
+    departmentId: chosenId('ERROR_TASK_DEPARTMENT_REQUIRED'),
   });
 }
 
@@ -37,11 +35,24 @@ export const toSaveTask = (values: TaskFormOutput): SaveTask => ({
   departmentId: Number(values.departmentId),
 });
 
-/** Options of a select: the loaded list, plus the current choice if the list lacks it (so an edit shows it). */
-export function withCurrent(list: readonly { id: number; name: string }[], current?: { id: number; name: string }) {
-  const options = list.map((item) => ({ id: item.id, name: item.name }));
-  if (current && !options.some((item) => item.id === current.id)) options.unshift(current);
-  return options;
+/**
+ * The statuses a task of this department may take: its own, those of the departments above it
+ * (a status of Operations applies in Dispatch, which is part of Operations) and the built-ins every
+ * department shares. Never another branch's (the walk: the task form offered every department's).
+ * `departments` gives the parent links known to the user; the walk stops where they end.
+ */
+export function statusesForDepartment<T extends { departmentId: number; builtIn: boolean }>(
+  statuses: readonly T[],
+  departments: readonly { id: number; parentId: number | null }[],
+  departmentId: string | null,
+): T[] {
+  if (!departmentId) return [];
+  const parentOf = new Map(departments.map((department) => [department.id, department.parentId]));
+  const line = new Set<number>();
+  for (let id: number | null = Number(departmentId); id !== null && !line.has(id); id = parentOf.get(id) ?? null) {
+    line.add(id);
+  }
+  return statuses.filter((status) => status.builtIn || line.has(status.departmentId));
 }
 
 /** The search matches the name, the status or the department (spec section 2: tasks have a search). */

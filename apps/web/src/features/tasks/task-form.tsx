@@ -7,26 +7,24 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
 import { FormModal, useModalForm } from '../../components/form-modal';
-import { nameOptions, SelectField } from '../../components/form-parts';
-import { isApiError } from '../../lib/api-client';
+import { nameOptions, SelectField, withCurrent } from '../../components/form-parts';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { notifyDone, notifyErrorKey } from '../../lib/notify';
+import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { truncateText } from '../../lib/truncate';
-import { taskDepartmentsQueryOptions, taskStatusesQueryOptions, useCreateTask, useUpdateTask } from './api';
+import { accessibleDepartmentsQueryOptions } from '../../resources/departments';
+import { statusesQueryOptions } from '../../resources/statuses';
+import { SAVE_TASK_FAILURE, useCreateTask, useUpdateTask } from './api';
 import {
   emptyTaskForm,
+  statusesForDepartment,
   type TaskFormOutput,
   type TaskFormValues,
   taskFormSchema,
   taskToForm,
   toSaveTask,
-  withCurrent,
 } from './task-form-schema';
-
-/** Failures that close the dialog with a toast naming the task (spec section 8, Task). */
-const TOASTED = new Set(['ERROR_TASK_INACCESSIBLE', 'ERROR_TASK_NOT_EXIST']);
 
 interface TaskFormModalProps {
   opened: boolean;
@@ -46,9 +44,14 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
   const form = useModalForm<TaskFormValues, TaskFormOutput>({ opened, initial, resolver: zodResolver(schema) });
   const { errors } = form.formState;
   const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
-  const statuses = useQuery({ ...taskStatusesQueryOptions(tenant), enabled: ready });
-  const departments = useQuery({ ...taskDepartmentsQueryOptions(tenant), enabled: ready });
-  const statusOptions = withCurrent(statuses.data ?? [], task?.status);
+  const statuses = useQuery({ ...statusesQueryOptions(tenant), enabled: ready });
+  const departments = useQuery({ ...accessibleDepartmentsQueryOptions(tenant), enabled: ready });
+  const departmentId = form.watch('departmentId');
+  // Only the statuses that apply in the chosen department; the task's own stays while its department does.
+  const statusOptions = withCurrent(
+    statusesForDepartment(statuses.data ?? [], departments.data ?? [], departmentId),
+    task && String(task.department.id) === departmentId ? task.status : undefined,
+  );
   const departmentOptions = withCurrent(departments.data ?? [], task?.department);
 
   const create = useCreateTask();
@@ -56,19 +59,8 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
 
   const submit = async (values: TaskFormOutput) => {
     const body = toSaveTask(values);
-    try {
-      if (task) {
-        await update.mutateAsync({ id: task.id, body, tenant: task.tenantId });
-        notifyDone('updated', body.name);
-      } else {
-        await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
-        notifyDone('added', body.name);
-      }
-    } catch (error) {
-      // ERROR_TASK_INACCESSIBLE: a toast, and the dialog closes; the rest shows on the form.
-      if (isApiError(error) && TOASTED.has(error.key)) notifyErrorKey(error.key, task?.name ?? body.name);
-      else throw error;
-    }
+    if (task) await update.mutateAsync({ id: task.id, body, tenant: task.tenantId });
+    else await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
   };
 
   return (
@@ -82,6 +74,9 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
       }
       form={form}
       onSubmit={submit}
+      success={(values) => doneText(editing ? 'updated' : 'added', values.name)}
+      failure={SAVE_TASK_FAILURE}
+      itemName={task?.name ?? form.getValues('name')}
       errorPlacement={{
         keys: {
           ERROR_STATUS_NOT_EXIST: 'statusId',
@@ -105,21 +100,23 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
       <TextInput label={t('tasks.name')} required error={errorText(errors.name?.message)} {...form.register('name')} />
       <SelectField
         control={form.control}
-        name="statusId"
-        label={t('tasks.status')}
-        placeholder={t('tasks.statusPlaceholder')}
-        required
-        disabled={!ready}
-        data={nameOptions(statusOptions)}
-      />
-      <SelectField
-        control={form.control}
         name="departmentId"
         label={t('tasks.department')}
         placeholder={t('tasks.departmentPlaceholder')}
         required
         disabled={!ready}
         data={nameOptions(departmentOptions)}
+        // Another department, other statuses: the chosen one no longer applies.
+        onChange={() => form.setValue('statusId', null)}
+      />
+      <SelectField
+        control={form.control}
+        name="statusId"
+        label={t('tasks.status')}
+        placeholder={t(departmentId ? 'tasks.statusPlaceholder' : 'tasks.statusAfterDepartment')}
+        required
+        disabled={!ready || !departmentId}
+        data={nameOptions(statusOptions)}
       />
     </FormModal>
   );

@@ -5,30 +5,35 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { FloatingCreateButton } from '../../components/floating-create-button';
+import type { ListDefaults } from '../../components/data-table/list-params';
+import { useListParams } from '../../components/data-table/use-list-params';
+import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
 import { LoadForEdit } from '../../components/load-for-edit';
 import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
-import { taskKeys, taskQueryOptions, tasksQueryOptions } from './api';
-import { DeleteTaskModal } from './delete-task';
+import { taskKeys, taskQueryOptions, tasksQueryOptions } from '../../resources/tasks';
+import { DELETE_TASK_FAILURE, useDeleteTask } from './api';
 import { TaskFormModal } from './task-form';
 import { matchesTask } from './task-form-schema';
+
+const LIST: ListDefaults = { sort: { key: 'name', direction: 'asc' } };
 
 export function TasksPage() {
   const { t } = useTranslation();
   const viewer = useViewer();
   const admin = isAdmin(viewer);
-  const [search, setSearch] = useState('');
+  const params = useListParams(LIST);
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
   const list = useQuery(tasksQueryOptions());
+  const remove = useDeleteTask();
   const companyNames = useCompanyNames(admin);
   const rows = useMemo(
-    () => (list.data ?? []).filter((row) => matchesTask(row, search, companyNames.get(row.tenantId))),
-    [list.data, search, companyNames],
+    () => (list.data ?? []).filter((row) => matchesTask(row, params.search, companyNames.get(row.tenantId))),
+    [list.data, params.search, companyNames],
   );
 
   const canEdit = holds(viewer, 'EDIT_TASK');
@@ -66,28 +71,40 @@ export function TasksPage() {
 
   return (
     <Stack gap="lg">
-      <ListPageHeader title={t('tasks.title')} searchPlaceholder={t('tasks.searchPlaceholder')} onSearch={setSearch} />
+      <ListPageHeader
+        title={t('tasks.title')}
+        searchPlaceholder={t('tasks.searchPlaceholder')}
+        list={params}
+        create={
+          holds(viewer, 'CREATE_TASK') ? { label: t('tasks.create'), onClick: () => setCreating(true) } : undefined
+        }
+      />
       <Card withBorder radius="md" padding="md">
         <DataTable
+          {...params.table}
           columns={columns}
           rows={rows}
           rowKey={(row) => row.id}
           label={t('tasks.tableLabel')}
           loading={list.isLoading}
-          initialSort={{ key: 'name', direction: 'asc' }}
         />
       </Card>
 
-      {holds(viewer, 'CREATE_TASK') && (
-        <FloatingCreateButton label={t('tasks.create')} onClick={() => setCreating(true)} />
-      )}
       <TaskFormModal opened={creating} onClose={() => setCreating(false)} />
       {editingId !== null && (
         <LoadForEdit query={taskQueryOptions(editingId)} invalidate={taskKeys.all} onClose={() => setEditingId(null)}>
           {(task) => <TaskFormModal opened task={task} onClose={() => setEditingId(null)} />}
         </LoadForEdit>
       )}
-      {deleting && <DeleteTaskModal task={deleting} onClose={() => setDeleting(null)} />}
+      {deleting && (
+        <DeleteModal
+          area="tasks"
+          name={deleting.name}
+          remove={() => remove.mutateAsync({ id: deleting.id, tenant: deleting.tenantId })}
+          failure={DELETE_TASK_FAILURE}
+          onClose={() => setDeleting(null)}
+        />
+      )}
     </Stack>
   );
 }

@@ -6,6 +6,8 @@ const role = (id: number, keys: string[]): Role => ({
   id,
   name: `Role ${id}`,
   isProtected: false,
+  editable: true,
+  deletable: true,
   tenantId: 't',
   companyName: 'C',
   authorities: keys.map((key) => ({ id: key, key, title: key })),

@@ -10,6 +10,7 @@ import {
   UserLastName,
 } from '@opsdeck/contract/users';
 import { z } from 'zod';
+import { chosenId, companyChoice } from '../../lib/form-schemas';
 
 /**
  * The user form (spec section 5) over the contract's field schemas, so the form and the server
@@ -20,20 +21,14 @@ export function userFormSchema(options: { admin: boolean; editing: boolean; role
   const { admin, editing, roles } = options;
   return z
     .object({
-      company: z
-        .string()
-        .nullable()
-        .refine((company) => editing || !admin || Boolean(company), 'ERROR_COMPANY_REQUIRED'),
+      company: companyChoice(admin && !editing),
       firstName: UserFirstName,
       lastName: UserLastName,
       // E-mail and password are set once, on create; the edit form shows the e-mail read-only.
       emailAddress: editing ? z.string() : UserEmail,
       credential: editing ? z.object({ newPassword: z.string(), confirmPassword: z.string() }) : UserCredential,
       departmentId: z.string().nullable(),
-      roleId: z
-        .string()
-        .nullable()
-        .refine((roleId) => Boolean(roleId), 'ERROR_USER_ROLE_REQUIRED'),
+      roleId: chosenId('ERROR_USER_ROLE_REQUIRED'),
     })
     .refine(
       (values) => {

@@ -10,20 +10,16 @@ import { useTranslation } from 'react-i18next';
 import { CompanyField, useCompanyScope } from '../../components/company-select';
 import { FormModal, useModalForm } from '../../components/form-modal';
 import { nameOptions, SelectField } from '../../components/form-parts';
-import { isApiError } from '../../lib/api-client';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { notifyDone, notifyError } from '../../lib/notify';
+import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { useTenantId } from '../../lib/session';
 import { truncateText } from '../../lib/truncate';
-import {
-  checkEmailExist,
-  formDepartmentsQueryOptions,
-  formRolesQueryOptions,
-  useRegisterUser,
-  useUpdateUser,
-} from './api';
+import { departmentsQueryOptions } from '../../resources/departments';
+import { rolesQueryOptions } from '../../resources/roles';
+import { emailTakenQueryOptions } from '../../resources/users';
+import { USER_CHANGE_FAILURE, useRegisterUser, useUpdateUser } from './api';
 import {
   emptyUserForm,
   toRegisterUser,
@@ -45,12 +41,7 @@ interface UserFormModalProps {
 function useEmailTaken(email: string, enabled: boolean) {
   const [debounced] = useDebouncedValue(email.trim(), 400);
   const valid = enabled && debounced.length > 0 && debounced.length <= LIMITS.nameMax && EMAIL_PATTERN.test(debounced);
-  const result = useQuery({
-    queryKey: ['users', 'email-exists', debounced.toLowerCase()],
-    queryFn: ({ signal }) => checkEmailExist(debounced, signal),
-    enabled: valid,
-    staleTime: 10_000,
-  });
+  const result = useQuery({ ...emailTakenQueryOptions(debounced), enabled: valid });
   return valid && result.data === true;
 }
 
@@ -87,8 +78,8 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
   const { errors } = form.formState;
   // Admins read the chosen (or the edited user's) company's lists; anyone else their own.
   const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
-  const departments = useQuery({ ...formDepartmentsQueryOptions(tenant), enabled: ready });
-  const roles = useQuery({ ...formRolesQueryOptions(tenant), enabled: ready });
+  const departments = useQuery({ ...departmentsQueryOptions(tenant), enabled: ready });
+  const roles = useQuery({ ...rolesQueryOptions(tenant), enabled: ready });
   rolesRef.current = roles.data ?? [];
   const chosenRole = rolesRef.current.find((role) => String(role.id) === form.watch('roleId'));
   const departmentRequired = chosenRole !== undefined && requiresDepartment([chosenRole]);
@@ -99,21 +90,8 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
   const update = useUpdateUser();
 
   const submit = async (values: UserFormOutput) => {
-    const name = `${values.firstName} ${values.lastName}`;
-    if (user) {
-      try {
-        await update.mutateAsync({ id: user.id, body: toUpdateUser(values) });
-        notifyDone('updated', name);
-      } catch (error) {
-        // Field keys stay on the form; any other failure is a toast and the dialog closes (spec section 8).
-        if (isApiError(error) && Object.keys(error.fields).length > 0) throw error;
-        notifyError(error, name);
-      }
-      return;
-    }
-    const companyId = admin ? (company?.id ?? null) : null;
-    await register.mutateAsync(toRegisterUser(values, companyId));
-    notifyDone('added', name);
+    if (user) await update.mutateAsync({ id: user.id, body: toUpdateUser(values) });
+    else await register.mutateAsync(toRegisterUser(values, admin ? (company?.id ?? null) : null));
   };
 
   return (
@@ -127,6 +105,10 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
       }
       form={form}
       onSubmit={submit}
+      success={(values) => doneText(editing ? 'updated' : 'added', `${values.firstName} ${values.lastName}`)}
+      // Spec section 8, User: a failed update shows the server's message in a toast and closes.
+      failure={editing ? USER_CHANGE_FAILURE : undefined}
+      itemName={user?.completeName}
       errorPlacement={{
         fields: {
           groups: 'roleId',

@@ -1,21 +1,24 @@
 import { Card, Stack } from '@mantine/core';
-import type { User, UserSortField } from '@opsdeck/contract/users';
+import { USER_SORT_FIELDS, type User, type UserSortField } from '@opsdeck/contract/users';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { ListDefaults } from '../../components/data-table/list-params';
 import type { SortState } from '../../components/data-table/table-state';
-import { FloatingCreateButton } from '../../components/floating-create-button';
+import { useListParams } from '../../components/data-table/use-list-params';
+import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
 import { LoadForEdit } from '../../components/load-for-edit';
 import { actionsColumn, RowActions } from '../../components/row-actions';
 import { holds } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
-import { userKeys, userQueryOptions, usersPageQueryOptions } from './api';
-import { ArchiveUserModal } from './archive-user';
+import { userKeys, userQueryOptions, usersPageQueryOptions } from '../../resources/users';
+import { USER_CHANGE_FAILURE, useArchiveUser } from './api';
 import { UserFormModal } from './user-form';
 
 const DEFAULT_SORT: SortState = { key: 'fullName', direction: 'asc' };
+const LIST: ListDefaults = { sort: DEFAULT_SORT, sortKeys: USER_SORT_FIELDS };
 
 /**
  * Spec section 2, Users: search, a table of 10 a page that the server pages, sorts and searches
@@ -24,17 +27,17 @@ const DEFAULT_SORT: SortState = { key: 'fullName', direction: 'asc' };
 export function UsersPage() {
   const { t } = useTranslation();
   const viewer = useViewer();
-  const [page, setPage] = useState(1);
-  const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
-  const [search, setSearch] = useState('');
+  const params = useListParams(LIST);
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [archiving, setArchiving] = useState<User | null>(null);
+  const archive = useArchiveUser();
+  const sort = params.sort ?? DEFAULT_SORT;
   const list = useQuery(
     usersPageQueryOptions({
-      page,
+      page: params.page,
       sort: { field: sort.key as UserSortField, direction: sort.direction },
-      search,
+      search: params.search,
     }),
   );
 
@@ -44,12 +47,26 @@ export function UsersPage() {
   const canDelete = holds(viewer, 'DELETE_USER');
   const columns: Column<User>[] = [
     { key: 'fullName', header: t('users.fullName'), value: (row) => row.completeName, sortable: true },
-    { key: 'department', header: t('users.department'), value: (row) => row.displayDepartment, sortable: true },
-    { key: 'role', header: t('users.role'), value: (row) => row.displayGroups, sortable: true },
+    {
+      key: 'department',
+      header: t('users.department'),
+      value: (row) => row.displayDepartment,
+      sortable: true,
+      priority: 2,
+    },
+    { key: 'role', header: t('users.role'), value: (row) => row.displayGroups, sortable: true, priority: 3 },
     ...(showsCompany
-      ? [{ key: 'company', header: t('common.company'), value: (row: User) => row.companyName, sortable: true }]
+      ? [
+          {
+            key: 'company',
+            header: t('common.company'),
+            value: (row: User) => row.companyName,
+            sortable: true,
+            priority: 3 as const,
+          },
+        ]
       : []),
-    { key: 'email', header: t('users.email'), value: (row) => row.emailAddress, sortable: true },
+    { key: 'email', header: t('users.email'), value: (row) => row.emailAddress, sortable: true, priority: 2 },
     ...(canEdit || canDelete
       ? [
           actionsColumn(t('users.actions'), (row: User) => (
@@ -60,6 +77,7 @@ export function UsersPage() {
               deleteLabel={t('users.deleteNamed', { name: row.completeName })}
               deleteTooltip={t('users.delete')}
               onDelete={canDelete ? () => setArchiving(row) : undefined}
+              deleteBlockedReason={row.deletable ? undefined : t('users.notDeletable')}
             />
           )),
         ]
@@ -72,40 +90,39 @@ export function UsersPage() {
         title={t('users.title')}
         searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
         serverSearch
-        onSearch={(text) => {
-          setSearch(text);
-          setPage(1);
-        }}
+        list={params}
+        create={
+          holds(viewer, 'CREATE_USER') ? { label: t('users.create'), onClick: () => setCreating(true) } : undefined
+        }
       />
       <Card withBorder radius="md" padding="md">
         <DataTable
           mode="server"
           columns={columns}
+          {...params.table}
           rows={list.data?.items ?? []}
           total={list.data?.total ?? 0}
-          page={page}
-          onPageChange={setPage}
-          sort={sort}
-          onSortChange={(next) => {
-            setSort(next);
-            setPage(1);
-          }}
           rowKey={(row) => row.id}
           label={t('users.tableLabel')}
           loading={list.isLoading}
         />
       </Card>
 
-      {holds(viewer, 'CREATE_USER') && (
-        <FloatingCreateButton label={t('users.create')} onClick={() => setCreating(true)} />
-      )}
       <UserFormModal opened={creating} onClose={() => setCreating(false)} />
       {editingId !== null && (
         <LoadForEdit query={userQueryOptions(editingId)} invalidate={userKeys.all} onClose={() => setEditingId(null)}>
           {(user) => <UserFormModal opened user={user} onClose={() => setEditingId(null)} />}
         </LoadForEdit>
       )}
-      {archiving && <ArchiveUserModal opened user={archiving} onClose={() => setArchiving(null)} />}
+      {archiving && (
+        <DeleteModal
+          area="users"
+          name={archiving.completeName}
+          remove={() => archive.mutateAsync(archiving.id)}
+          failure={USER_CHANGE_FAILURE}
+          onClose={() => setArchiving(null)}
+        />
+      )}
     </Stack>
   );
 }

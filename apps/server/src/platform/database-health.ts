@@ -1,0 +1,80 @@
+import { Health, HealthDegraded } from '@opsdeck/contract/health';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from '../db/client';
+import { databaseFailureReason } from './database-errors';
+import { errorBody, RETRY_AFTER_SECONDS } from './errors';
+
+/** A health answer is reused this long, so that polling `/api/health` never loads the database. */
+export const HEALTH_CACHE_MS = 1_000;
+/** A probe slower than this counts as "no answer" (a database that hangs is as good as gone). */
+export const HEALTH_PROBE_TIMEOUT_MS = 2_000;
+
+export type DatabaseState = 'ok' | 'unavailable';
+
+/**
+ * Whether the database answers now, by a cheap `select 1`. Concurrent callers share one probe and
+ * its answer is cached for HEALTH_CACHE_MS: a burst of health checks costs one query a second.
+ */
+export function createDatabaseHealth(database: Pick<Database, 'ping'>, now: () => number = Date.now) {
+  let last: { state: DatabaseState; at: number } | undefined;
+  let running: Promise<DatabaseState> | undefined;
+
+  async function probe(): Promise<DatabaseState> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('health probe timed out')), HEALTH_PROBE_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([database.ping(), timeout]);
+      return 'ok';
+    } catch {
+      return 'unavailable';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    async state(): Promise<DatabaseState> {
+      if (last && now() - last.at < HEALTH_CACHE_MS) return last.state;
+      running ??= probe().then((state) => {
+        last = { state, at: now() };
+        running = undefined;
+        return state;
+      });
+      return running;
+    },
+  };
+}
+
+/**
+ * `GET /api/health` (open: no app key, no session): 200 `ok` while the database answers, 503
+ * `degraded` with Retry-After while it does not. Also where a lost idle connection is logged.
+ */
+export function registerHealth(app: FastifyInstance, database: Database, version: string) {
+  database.onBackgroundError((error) =>
+    app.log.warn({ reason: databaseFailureReason(error) }, 'database connection lost'),
+  );
+  const health = createDatabaseHealth(database);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: 200 while the database answers, 503 (degraded) while it does not',
+        response: { 200: Health, 503: HealthDegraded },
+      },
+    },
+    async (_request, reply) => {
+      if ((await health.state()) === 'ok') return { status: 'ok' as const, database: database.kind, version };
+      reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS));
+      return {
+        status: 'degraded' as const,
+        database: database.kind,
+        version,
+        ...errorBody('ERROR_SERVICE_UNAVAILABLE'),
+      };
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/** The resources whose changes other parts of the server (caches, later the live channel) follow. */
+export type Resource =
+  | 'users'
+  | 'roles'
+  | 'companies'
+  | 'departments'
+  | 'statuses'
+  | 'tasks'
+  | 'schedules'
+  | 'sessions';
+
+export type ChangeKind = 'created' | 'updated' | 'deleted' | 'archived';
+
+/**
+ * What changed, said by the service that changed it, after its transaction committed. `tenantId`
+ * is the company the row belongs to (null for the provider's own rows); `ids` the rows.
+ */
+export type DomainEvent = {
+  readonly resource: Resource;
+  readonly kind: ChangeKind;
+  readonly ids: readonly number[];
+  readonly tenantId: string | null;
+};
+
+export type Subscriber = (event: DomainEvent) => void | Promise<void>;
+
+/**
+ * A publish/subscribe bus of domain events. In-process today; the live-channel issue carries the
+ * same interface across server instances over Redis (publish locally, fan out through a channel)
+ * and pushes the events to consoles, so services never learn who listens.
+ */
+export type EventBus = {
+  publish: (event: DomainEvent) => void;
+  /** Returns the function that unsubscribes. */
+  subscribe: (subscriber: Subscriber, filter?: { resources?: readonly Resource[] }) => () => void;
+};
+
+/**
+ * The in-process bus. Subscribers run synchronously in publish order (a cache eviction is done
+ * before the request that caused it answers); one that throws or rejects is logged and the others
+ * still run: a listener's fault never fails the change that was already committed.
+ */
+export function createLocalEventBus(log?: Pick<FastifyBaseLogger, 'error'>): EventBus {
+  const subscribers = new Set<{ subscriber: Subscriber; resources?: ReadonlySet<Resource> }>();
+  const report = (err: unknown, event: DomainEvent) => log?.error({ err, event }, 'event subscriber failed');
+
+  return {
+    publish(event) {
+      for (const entry of [...subscribers]) {
+        if (entry.resources && !entry.resources.has(event.resource)) continue;
+        try {
+          const result = entry.subscriber(event);
+          if (result instanceof Promise) result.catch((err: unknown) => report(err, event));
+        } catch (err) {
+          report(err, event);
+        }
+      }
+    },
+    subscribe(subscriber, filter) {
+      const entry = { subscriber, ...(filter?.resources ? { resources: new Set(filter.resources) } : {}) };
+      subscribers.add(entry);
+      return () => {
+        subscribers.delete(entry);
+      };
+    },
+  };
+}

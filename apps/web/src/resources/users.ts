@@ -1,0 +1,81 @@
+import type { DepartmentHeadCandidate } from '@opsdeck/contract/departments';
+import type { Page } from '@opsdeck/contract/paging';
+import type { User, UserSortField } from '@opsdeck/contract/users';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api-client';
+import { type Tenant, tenantKey, tenantOption } from './tenant';
+
+export interface UserPageParams {
+  page: number;
+  sort: { field: UserSortField; direction: 'asc' | 'desc' };
+  search: string;
+}
+
+/**
+ * The users resource: the users table, the schedule form's user picker and the department form's
+ * head list are all views of users, so a user created, changed or archived refreshes every one.
+ */
+export const userKeys = {
+  all: ['users'] as const,
+  page: (params: UserPageParams) => ['users', 'page', params] as const,
+  list: (tenant: Tenant) => ['users', 'list', tenantKey(tenant)] as const,
+  detail: (id: number) => ['users', 'detail', id] as const,
+  emailTaken: (email: string) => ['users', 'email-taken', email.toLowerCase()] as const,
+  departmentHeads: (tenant: Tenant, departmentId: number | undefined) =>
+    ['users', 'department-heads', tenantKey(tenant), departmentId ?? 'new'] as const,
+};
+
+/** One page of the users table, paged, sorted and searched by the server (GET /api/user/get-user-list?page=). */
+export function usersPageQueryOptions(params: UserPageParams) {
+  return queryOptions({
+    queryKey: userKeys.page(params),
+    queryFn: ({ signal }) =>
+      apiRequest<Page<User>>('/user/get-user-list', {
+        signal,
+        query: {
+          page: params.page,
+          size: 10,
+          sort: `${params.sort.field},${params.sort.direction}`,
+          search: params.search || undefined,
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every user of the company, unpaged (GET /api/user/get-user-list). */
+export function usersQueryOptions(tenant?: Tenant) {
+  return queryOptions({
+    queryKey: userKeys.list(tenant),
+    queryFn: ({ signal }) => apiRequest<User[]>('/user/get-user-list', { signal, ...tenantOption(tenant) }),
+  });
+}
+
+export function userQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: userKeys.detail(id),
+    queryFn: ({ signal }) => apiRequest<User>(`/user/${id}`, { signal }),
+  });
+}
+
+/** GET /api/user/checkEmailExist/{email}: true when the address is taken. */
+export function emailTakenQueryOptions(email: string) {
+  return queryOptions({
+    queryKey: userKeys.emailTaken(email),
+    queryFn: ({ signal }) => apiRequest<boolean>(`/user/checkEmailExist/${encodeURIComponent(email)}`, { signal }),
+    staleTime: 10_000,
+  });
+}
+
+/** The department form's head list (GET /api/user/get-department-head-list). */
+export function departmentHeadsQueryOptions(tenant: Tenant, departmentId?: number) {
+  return queryOptions({
+    queryKey: userKeys.departmentHeads(tenant, departmentId),
+    queryFn: ({ signal }) =>
+      apiRequest<DepartmentHeadCandidate[]>('/user/get-department-head-list', {
+        signal,
+        query: { departmentId },
+        ...tenantOption(tenant),
+      }),
+  });
+}

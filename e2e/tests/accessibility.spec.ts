@@ -1,0 +1,182 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from './axe';
+import { signIn, USERS } from './support';
+
+/**
+ * axe-core over every built screen, its panels and its create/edit modals, as each kind of user
+ * meets them: no serious or critical violation of WCAG 2.1 A/AA. One sign-in per user and one page
+ * load per screen keep the run short; the tests of a user share that page, so they run in order.
+ */
+
+const MANAGEMENT = '/dashboard/management';
+
+interface Company {
+  name: string;
+  tenantId: string;
+}
+
+async function signedInPage(browser: Browser, email: string) {
+  // A context of our own: axe's analyze needs one it can open a page in.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
+}
+
+async function openScreen(page: Page, path: string, heading: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+}
+
+/** Opens a modal with `button`, checks it, and closes it with Escape. */
+async function checkModal(page: Page, screen: string, button: ReturnType<Page['getByRole']>) {
+  await button.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  // The page behind is inert and checked on its own: axe reads the modal only, which is quicker.
+  await expectAccessible(page, screen, '.mantine-Modal-content');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+}
+
+const firstEdit = (page: Page) =>
+  page
+    .getByRole('main')
+    .getByRole('button', { name: /^Edit / })
+    .first();
+
+/** The management screens every company-level manager reaches, with their create and edit modals. */
+function managementChecks(who: keyof typeof USERS, options: { admin: boolean }) {
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await signedInPage(browser, USERS[who].email);
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  test('the dashboard shell', async () => {
+    await page.goto('/dashboard');
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expectAccessible(page, 'dashboard');
+  });
+
+  for (const [area, heading, create] of [
+    ['users', 'Users', 'Create user'],
+    ['statuses', 'Statuses', 'Create status'],
+    ['tasks', 'Tasks', 'Create task'],
+  ] as const) {
+    test(`${heading} with its create and edit modals`, async () => {
+      await openScreen(page, `${MANAGEMENT}/${area}`, heading);
+      await expect(page.getByRole('table', { name: heading }).locator('tbody tr').first()).toBeVisible();
+      await expectAccessible(page, heading);
+      await checkModal(page, `${heading}: create`, page.getByRole('button', { name: create }));
+      await checkModal(page, `${heading}: edit`, firstEdit(page));
+    });
+  }
+
+  test('Departments, table and tree, with the create and edit modals', async () => {
+    await openScreen(page, `${MANAGEMENT}/departments`, 'Departments');
+    await expect(page.getByRole('tree', { name: 'Department hierarchy' })).toBeVisible();
+    await expectAccessible(page, 'Departments');
+    await checkModal(page, 'Departments: create', page.getByRole('button', { name: 'Create department' }));
+    await checkModal(page, 'Departments: edit', firstEdit(page));
+  });
+
+  test('Roles with an accordion open, and the create and edit modals', async () => {
+    // The built-in roles cannot be edited: one of our own opens the edit modal.
+    const auth = {
+      'X-App-Key': 'opsdeck-console',
+      'X-Auth-Token': await page.evaluate(() => localStorage.getItem('opsdeck.authToken') ?? ''),
+    };
+    const companies = (await (await page.request.get('/api/company', { headers: auth })).json()) as Company[];
+    const northwind = companies.find((company) => company.name === USERS.companyHead.company);
+    const headers = { ...auth, 'X-Tenant-Id': northwind?.tenantId ?? '' };
+    const name = `A11y ${who} ${Date.now().toString(36)}`;
+    const created = await page.request.post('/api/usergroup', {
+      headers,
+      data: { name, authorityNames: ['VIEW_USER', 'ACCESS_USER_TAB'] },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    const { id } = (await created.json()) as { id: number };
+    try {
+      await openScreen(page, `${MANAGEMENT}/roles`, 'Roles');
+      const item = page.getByTestId('role-item').filter({ has: page.getByRole('button', { name, exact: true }) });
+      await item.getByRole('button', { name, exact: true }).click();
+      await expect(item.getByRole('list', { name: 'Authorities' })).toBeVisible();
+      await expectAccessible(page, 'Roles');
+      await checkModal(page, 'Roles: create', page.getByRole('button', { name: 'Create role' }));
+      await checkModal(page, 'Roles: edit', page.getByRole('button', { name: `Edit role ${name}` }));
+    } finally {
+      await page.request.delete(`/api/usergroup/archiveRole/${id}`, { headers });
+    }
+  });
+
+  test('Schedules, its update and delete modes and the create modal', async () => {
+    await openScreen(page, `${MANAGEMENT}/schedules`, 'Schedules');
+    await expectAccessible(page, 'Schedules');
+    await checkModal(page, 'Schedules: create', page.getByRole('button', { name: 'Create schedule' }));
+    for (const mode of ['Update', 'Delete'] as const) {
+      await page.getByRole('button', { name: 'Schedule settings' }).click();
+      await page.getByRole('menuitem', { name: mode }).click();
+      await expect(page.getByRole('button', { name: `${mode} selected` })).toBeVisible();
+      await expectAccessible(page, `Schedules: ${mode.toLowerCase()} mode`);
+    }
+  });
+
+  test('the placeholder screens and the forbidden page', async () => {
+    for (const [path, heading] of [
+      [`${MANAGEMENT}/targets`, 'Task Targets'],
+      [`${MANAGEMENT}/transfers`, 'Transfers'],
+      [`${MANAGEMENT}/dataentry`, 'Data Entry'],
+    ] as const) {
+      await openScreen(page, path, heading);
+      await expectAccessible(page, heading);
+    }
+    await page.goto('/dashboard/forbidden');
+    await expect(page.getByText('403')).toBeVisible();
+    await expectAccessible(page, 'forbidden');
+    if (!options.admin) {
+      // A company head reaching a provider-only screen lands on the forbidden page the same way.
+      await page.goto('/dashboard/license/companies');
+      await expect(page).toHaveURL(/\/dashboard\/forbidden$/);
+    }
+  });
+}
+
+test.describe('accessibility, signed out', () => {
+  test('login, its forgot and reset panels, and the unauthorized page', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+    await expectAccessible(page, 'login');
+    // The form's error state (both fields flagged) has its own colours.
+    await page.getByLabel('Email').fill('someone@');
+    await page.getByLabel('Password', { exact: true }).focus();
+    await page.getByLabel('Email').focus();
+    await expectAccessible(page, 'login with an error');
+
+    await page.getByRole('link', { name: 'Forgot Password' }).click();
+    await expect(page.getByRole('button', { name: 'Confirm' })).toBeVisible();
+    await expectAccessible(page, 'forgot password');
+
+    await page.goto('/login?resetPasswordKey=an-unknown-key-of-some-length-0123456789');
+    await expect(page).not.toHaveURL(/resetPasswordKey/);
+    await expect(page.getByRole('main')).toBeVisible();
+    await expectAccessible(page, 'reset password');
+
+    await page.goto('/unauthorized');
+    await expect(page.getByText('401')).toBeVisible();
+    await expectAccessible(page, 'unauthorized');
+  });
+});
+
+test.describe('accessibility as the provider admin', () => {
+  test.describe.configure({ mode: 'default' });
+  managementChecks('admin', { admin: true });
+});
+
+test.describe('accessibility as a company head', () => {
+  test.describe.configure({ mode: 'default' });
+  managementChecks('companyHead', { admin: false });
+});
