@@ -1,4 +1,3 @@
-import { Ok } from '@opsdeck/contract/auth';
 import {
   Department,
   DepartmentHeadCandidate,
@@ -9,6 +8,7 @@ import {
 } from '@opsdeck/contract/departments';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, requireAuth } from '../../platform/access';
+import { resourceRoutes } from '../../platform/resource-routes';
 import type { DepartmentsService } from './service';
 
 const tags = ['departments'];
@@ -30,20 +30,6 @@ export const departmentRoutes: FastifyPluginAsyncZod<{ departments: DepartmentsS
   app,
   { departments },
 ) => {
-  app.get(
-    '/department',
-    {
-      config: { access: access.anyOf(...DEPARTMENT_READERS) },
-      schema: {
-        tags,
-        summary: "The tenant's departments (every company's, with companyName, for an admin with no X-Tenant-Id)",
-        description: 'Archived departments are left out. Ordered by name.',
-        response: { 200: Department.array() },
-      },
-    },
-    async (request) => departments.list(requireAuth(request)),
-  );
-
   app.get(
     '/department/usersAccessibleDepts',
     {
@@ -73,62 +59,32 @@ export const departmentRoutes: FastifyPluginAsyncZod<{ departments: DepartmentsS
     async (request) => departments.accessibleTree(requireAuth(request)),
   );
 
-  app.get(
-    '/department/:id',
-    {
-      config: {
-        access: access.anyOf('VIEW_DEPARTMENT', 'ACCESS_DEPARTMENT_TAB', 'EDIT_DEPARTMENT', 'DELETE_DEPARTMENT'),
-      },
-      schema: { tags, summary: 'One department', params: DepartmentIdParams, response: { 200: Department } },
+  resourceRoutes(app, {
+    path: '/department',
+    tags,
+    params: DepartmentIdParams,
+    row: Department,
+    body: SaveDepartment,
+    service: departments,
+    list: {
+      anyOf: DEPARTMENT_READERS,
+      summary: "The tenant's departments (every company's, with companyName, for an admin with no X-Tenant-Id)",
+      description: 'Archived departments are left out. Ordered by name.',
     },
-    async (request) => departments.get(requireAuth(request), request.params.id),
-  );
-
-  app.post(
-    '/department',
-    {
-      config: { access: access.anyOf('CREATE_DEPARTMENT') },
-      schema: {
-        tags,
-        summary: 'Create a department in the request tenant (X-Tenant-Id required for admins)',
-        body: SaveDepartment,
-        response: { 201: Department },
-      },
+    get: {
+      anyOf: ['VIEW_DEPARTMENT', 'ACCESS_DEPARTMENT_TAB', 'EDIT_DEPARTMENT', 'DELETE_DEPARTMENT'],
+      summary: 'One department',
     },
-    async (request, reply) => reply.status(201).send(await departments.create(requireAuth(request), request.body)),
-  );
-
-  app.put(
-    '/department/:id',
-    {
-      config: { access: access.anyOf('EDIT_DEPARTMENT') },
-      schema: {
-        tags,
-        summary: 'Change the name, head and parent of a department',
-        params: DepartmentIdParams,
-        body: SaveDepartment,
-        response: { 200: Department },
-      },
+    create: {
+      anyOf: ['CREATE_DEPARTMENT'],
+      summary: 'Create a department in the request tenant (X-Tenant-Id required for admins)',
     },
-    async (request) => departments.update(requireAuth(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/department/:id',
-    {
-      config: { access: access.anyOf('DELETE_DEPARTMENT') },
-      schema: {
-        tags,
-        summary: 'Delete a department (refused while it has children, statuses or tasks); its users keep no department',
-        params: DepartmentIdParams,
-        response: { 200: Ok },
-      },
+    update: { anyOf: ['EDIT_DEPARTMENT'], summary: 'Change the name, head and parent of a department' },
+    remove: {
+      anyOf: ['DELETE_DEPARTMENT'],
+      summary: 'Delete a department (refused while it has children, statuses or tasks); its users keep no department',
     },
-    async (request) => {
-      await departments.remove(requireAuth(request), request.params.id);
-      return { ok: true as const };
-    },
-  );
+  });
 
   app.get(
     '/user/get-department-head-list',
