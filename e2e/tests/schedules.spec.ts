@@ -177,16 +177,12 @@ async function scheduleLifecycle(page: Page, options: { users: [string, string];
 
 test.describe('schedules', () => {
   test.describe.configure({ timeout: 90_000 });
-  // FIXME(issue 7 note): after the list state moved into the URL, clearing the search shows 2 of the 4
-  // created rows; the lead left this red test skipped rather than lose the submission. Fix first.
-  test.fixme('the company head creates, finds, updates and deletes schedules', async ({ page }) => {
+  test('the company head creates, finds, updates and deletes schedules', async ({ page }) => {
     await signIn(page, USERS.companyHead.email);
     await scheduleLifecycle(page, { users: ['Mateo Rossi', 'Amara Okoye'], offset: 40 });
   });
 
-  // FIXME(issue 7 note): after the list state moved into the URL, clearing the search shows 2 of the 4
-  // created rows; the lead left this red test skipped rather than lose the submission. Fix first.
-  test.fixme('the provider admin does the same for a company it picks', async ({ page }) => {
+  test('the provider admin does the same for a company it picks', async ({ page }) => {
     await signIn(page, USERS.admin.email);
     await scheduleLifecycle(page, {
       users: ['Hannah Becker', 'Lucas Moreau'],

@@ -38,8 +38,8 @@ export function ListPageHeader({
       initialPreset={initialPreset}
       debounceMs={serverSearch ? undefined : 0}
       placeholder={searchPlaceholder}
-      value={{ text: list.search, preset: list.preset, custom: list.custom }}
-      onChange={(value) => list.setSearch(value)}
+      value={list}
+      onChange={list.setSearch}
     />
   );
   return (

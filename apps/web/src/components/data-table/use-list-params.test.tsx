@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render';
+import { SearchBar } from '../search-bar/search-bar';
 import type { ListDefaults } from './list-params';
 import { useListParams } from './use-list-params';
 
@@ -42,5 +43,31 @@ describe('useListParams', () => {
     await user.click(screen.getByRole('button', { name: 'change' }));
     expect(screen.getByLabelText('query').textContent).toBe('?tab=1&q=acme&sort=-email&page=3');
     expect(screen.getByLabelText('state').textContent).toBe('acme|email:desc|3');
+  });
+});
+
+function SearchProbe() {
+  const list = useListParams(DEFAULTS);
+  const location = useLocation();
+  return (
+    <>
+      <SearchBar value={list} onChange={list.setSearch} debounceMs={20} />
+      <output aria-label="query">{location.search}</output>
+    </>
+  );
+}
+
+describe('useListParams with the search bar', () => {
+  it('clears the search from the URL when the text is cleared', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<SearchProbe />, { path: '/list?q=amara' });
+    const box = screen.getByRole('textbox', { name: 'Search' });
+    expect((box as HTMLInputElement).value).toBe('amara');
+    await user.clear(box);
+    await user.type(box, 'mateo');
+    await waitFor(() => expect(screen.getByLabelText('query').textContent).toBe('?q=mateo'));
+    await user.clear(box);
+    await waitFor(() => expect(screen.getByLabelText('query').textContent).toBe(''));
+    expect((box as HTMLInputElement).value).toBe('');
   });
 });

@@ -6,7 +6,7 @@ import type { SortState } from './table-state';
 
 /** What the search bar reports: the text and the range, as a preset and its custom ends. */
 export interface ListSearch {
-  text: string;
+  search: string;
   preset: RangePreset;
   custom: DateRange;
 }
@@ -56,7 +56,7 @@ export function useListParams(defaults: ListDefaults = {}): ListState {
 
   const setSearch = (search: ListSearch | string) => {
     const next =
-      typeof search === 'string' ? { search } : { search: search.text, preset: search.preset, custom: search.custom };
+      typeof search === 'string' ? { search } : { search: search.search, preset: search.preset, custom: search.custom };
     update({ ...next, page: 1 });
   };
   const setSort = (sort: SortState) => update({ sort, page: 1 });

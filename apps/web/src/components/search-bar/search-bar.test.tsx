@@ -15,15 +15,15 @@ async function chooseRange(user: ReturnType<typeof userEvent.setup>, label: stri
 
 /** A page holding the bar's value, as the URL does. */
 function Harness({ onChange }: { onChange: (value: SearchValue) => void }) {
-  const [value, setValue] = useState<SearchBarValue>({ text: 'old', preset: 'today' });
+  const [value, setValue] = useState<SearchBarValue>({ search: 'old', preset: 'today' });
   return (
     <>
       <SearchBar onChange={onChange} debounceMs={5000} value={value} now={() => now} />
       {/* Another part of the list state changes (a page link): the same search comes back. */}
-      <button type="button" onClick={() => setValue({ text: 'old', preset: 'today' })}>
+      <button type="button" onClick={() => setValue({ search: 'old', preset: 'today' })}>
         same
       </button>
-      <button type="button" onClick={() => setValue({ text: 'back', preset: 'all' })}>
+      <button type="button" onClick={() => setValue({ search: 'back', preset: 'all' })}>
         back
       </button>
     </>
@@ -51,18 +51,18 @@ describe('SearchBar', () => {
     const onChange = vi.fn();
     renderWithProviders(<SearchBar onChange={onChange} debounceMs={0} now={() => now} />);
     await user.type(screen.getByRole('textbox', { name: 'Search' }), ' acme ');
-    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'acme', from: null, to: null }));
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'acme', from: null, to: null }));
 
     await chooseRange(user, 'Yesterday');
     expect(onChange).toHaveBeenLastCalledWith(
-      expect.objectContaining({ text: 'acme', ...presetRange('yesterday', now) }),
+      expect.objectContaining({ search: 'acme', ...presetRange('yesterday', now) }),
     );
     await chooseRange(user, 'This Month');
     expect(onChange).toHaveBeenLastCalledWith(
-      expect.objectContaining({ text: 'acme', ...presetRange('thisMonth', now) }),
+      expect.objectContaining({ search: 'acme', ...presetRange('thisMonth', now) }),
     );
     await chooseRange(user, 'All');
-    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'acme', from: null, to: null }));
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'acme', from: null, to: null }));
   });
 
   it('shows from and to pickers only for Custom', async () => {
@@ -74,7 +74,7 @@ describe('SearchBar', () => {
     expect(screen.getByText('From')).toBeTruthy();
     expect(screen.getByText('To')).toBeTruthy();
     // Custom starts on today's range until the pickers change it.
-    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ text: '', ...presetRange('today', now) }));
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ search: '', ...presetRange('today', now) }));
     await chooseRange(user, 'Today');
     expect(screen.queryByText('From')).toBeNull();
   });
@@ -87,7 +87,7 @@ describe('SearchBar', () => {
     await user.type(screen.getByRole('textbox', { name: 'Search' }), 'abc');
     expect(onChange).not.toHaveBeenCalled();
     await waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
-    expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ text: 'abc', from: null, to: null }));
+    expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ search: 'abc', from: null, to: null }));
   });
 
   it('follows a value changed from outside, and does not undo typing not yet emitted', async () => {

@@ -16,15 +16,15 @@ import {
 } from './date-range';
 
 export interface SearchValue extends DateRange {
-  text: string;
+  search: string;
   /** The preset chosen and the custom ends, for a page that keeps them (in the URL). */
   preset: RangePreset;
   custom: DateRange;
 }
 
-/** What the bar shows; a page that keeps its list state in the URL passes it back in. */
+/** What the bar shows: a list's state (useListParams) can be passed as it is. */
 export interface SearchBarValue {
-  text?: string;
+  search?: string;
   preset?: RangePreset;
   custom?: DateRange;
 }
@@ -33,7 +33,8 @@ interface SearchBarProps {
   onChange: (value: SearchValue) => void;
   /**
    * The bar's value: read at first, and again whenever it changes from outside (the back button,
-   * a link); a change that only echoes what the bar emitted is ignored, so typing is never undone.
+   * a link); a change that only echoes what the bar emitted is ignored, and so is a render that
+   * still shows the value from before, so typing is never undone.
    */
   value?: SearchBarValue;
   /** The range selected when `value` names none (spec: the log pages start on today). */
@@ -69,21 +70,32 @@ export function SearchBar({
   now = Date.now,
 }: SearchBarProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState(value?.text ?? '');
+  const [text, setText] = useState(value?.search ?? '');
   const [preset, setPreset] = useState<RangePreset>(value?.preset ?? initialPreset);
   const [custom, setCustom] = useState<DateRange>(() =>
     value?.custom && (value.custom.from !== null || value.custom.to !== null)
       ? value.custom
       : presetRange('today', now()),
   );
-  const emitted = useRef(snapshot(text, preset, custom));
+  // What the bar emitted and has not yet seen come back, oldest first.
+  const unechoed = useRef<string[]>([]);
 
-  // Follow a value changed from outside (back button, a shared link); ignore echoes of our own.
-  const outside = value ? snapshot(value.text ?? '', value.preset ?? initialPreset, value.custom ?? custom) : null;
+  // Follow a value changed from outside (back button, a shared link). The value a render passes
+  // in counts only when it differs from the last one seen: a parent that renders again before our
+  // own change reaches it (the router renders navigations in a transition) changes nothing, and
+  // the value coming back as we emitted it is an echo.
+  const outside = value ? snapshot(value.search ?? '', value.preset ?? initialPreset, value.custom ?? custom) : null;
+  const seen = useRef(outside);
   useEffect(() => {
-    if (!value || outside === null || outside === emitted.current) return;
-    emitted.current = outside;
-    setText(value.text ?? '');
+    if (!value || outside === null || outside === seen.current) return;
+    seen.current = outside;
+    const echo = unechoed.current.indexOf(outside);
+    if (echo >= 0) {
+      unechoed.current = unechoed.current.slice(echo + 1);
+      return;
+    }
+    unechoed.current = [];
+    setText(value.search ?? '');
     setPreset(value.preset ?? initialPreset);
     if (value.custom && (value.custom.from !== null || value.custom.to !== null)) setCustom(value.custom);
   }, [outside, value, initialPreset]);
@@ -91,8 +103,8 @@ export function SearchBar({
   const rangeOf = (nextPreset: RangePreset, nextCustom: DateRange) =>
     nextPreset === 'custom' ? nextCustom : presetRange(nextPreset, now());
   const emit = (nextText: string, nextPreset: RangePreset, nextCustom: DateRange) => {
-    emitted.current = snapshot(nextText, nextPreset, nextCustom);
-    onChange({ text: nextText.trim(), ...rangeOf(nextPreset, nextCustom), preset: nextPreset, custom: nextCustom });
+    unechoed.current.push(snapshot(nextText, nextPreset, nextCustom));
+    onChange({ search: nextText.trim(), ...rangeOf(nextPreset, nextCustom), preset: nextPreset, custom: nextCustom });
   };
   const emitTyped = useDebouncedCallback((typed: string) => emit(typed, preset, custom), debounceMs);
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Menu, Paper, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { isDeletable, isUpdatable, type Schedule } from '@opsdeck/contract/schedules';
 import { IconAlertTriangle, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,8 +8,7 @@ import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable, type RowId } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { FloatingCreateButton } from '../../components/floating-create-button';
-import { SearchBar } from '../../components/search-bar/search-bar';
+import { ListPageHeader } from '../../components/list-page-header';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { type ScheduleFilter, schedulesQueryOptions } from '../../resources/schedules';
@@ -95,12 +94,15 @@ export function SchedulesPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center" wrap="wrap" gap="md">
-        <Title order={1} fz={26}>
-          {t('schedules.title')}
-        </Title>
-        <Group gap="sm">
-          {modes.length > 0 && (
+      <ListPageHeader
+        title={t('schedules.title')}
+        searchPlaceholder={t('schedules.searchPlaceholder')}
+        list={params}
+        serverSearch
+        withRange
+        initialPreset={LIST.preset}
+        actions={
+          modes.length > 0 && (
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
                 <ActionIcon variant="default" size="lg" aria-label={t('schedules.settings')}>
@@ -119,22 +121,13 @@ export function SchedulesPage() {
                 ))}
               </Menu.Dropdown>
             </Menu>
-          )}
-          {canCreate && (
-            <FloatingCreateButton
-              label={t('schedules.create')}
-              withTooltip={false}
-              onClick={() => setDialog('create')}
-            />
-          )}
-        </Group>
-      </Group>
-
-      <SearchBar
-        value={params}
-        onChange={params.setSearch}
-        initialPreset="today"
-        placeholder={t('schedules.searchPlaceholder')}
+          )
+        }
+        create={
+          canCreate
+            ? { label: t('schedules.create'), withTooltip: false, onClick: () => setDialog('create') }
+            : undefined
+        }
       />
 
       {mode && (
