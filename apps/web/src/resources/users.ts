@@ -3,6 +3,7 @@ import type { Page } from '@opsdeck/contract/paging';
 import type { User, UserSortField } from '@opsdeck/contract/users';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
+import { restResource } from './rest-resource';
 import { type Tenant, tenantKey, tenantOption } from './tenant';
 
 export interface UserPageParams {
@@ -15,11 +16,11 @@ export interface UserPageParams {
  * The users resource: the users table, the schedule form's user picker and the department form's
  * head list are all views of users, so a user created, changed or archived refreshes every one.
  */
+const users = restResource<User>('users', { list: '/user/get-user-list', one: '/user' });
+
 export const userKeys = {
-  all: ['users'] as const,
+  ...users.keys,
   page: (params: UserPageParams) => ['users', 'page', params] as const,
-  list: (tenant: Tenant) => ['users', 'list', tenantKey(tenant)] as const,
-  detail: (id: number) => ['users', 'detail', id] as const,
   emailTaken: (email: string) => ['users', 'email-taken', email.toLowerCase()] as const,
   departmentHeads: (tenant: Tenant, departmentId: number | undefined) =>
     ['users', 'department-heads', tenantKey(tenant), departmentId ?? 'new'] as const,
@@ -44,19 +45,8 @@ export function usersPageQueryOptions(params: UserPageParams) {
 }
 
 /** Every user of the company, unpaged (GET /api/user/get-user-list). */
-export function usersQueryOptions(tenant?: Tenant) {
-  return queryOptions({
-    queryKey: userKeys.list(tenant),
-    queryFn: ({ signal }) => apiRequest<User[]>('/user/get-user-list', { signal, ...tenantOption(tenant) }),
-  });
-}
-
-export function userQueryOptions(id: number) {
-  return queryOptions({
-    queryKey: userKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest<User>(`/user/${id}`, { signal }),
-  });
-}
+export const usersQueryOptions = users.listOptions;
+export const userQueryOptions = users.oneOptions;
 
 /** GET /api/user/checkEmailExist/{email}: true when the address is taken. */
 export function emailTakenQueryOptions(email: string) {

@@ -103,7 +103,7 @@ export function DepartmentsPage() {
         <DeleteModal
           area="departments"
           name={deleting.name}
-          remove={() => remove.mutateAsync(deleting.id)}
+          remove={() => remove.mutateAsync({ id: deleting.id, tenant: deleting.tenantId })}
           failure={DELETE_DEPARTMENT_FAILURE}
           onClose={() => setDeleting(null)}
         />

@@ -132,7 +132,7 @@ export function RolesPage() {
         <DeleteModal
           area="roles"
           name={deleting.name}
-          remove={() => remove.mutateAsync(deleting.id)}
+          remove={() => remove.mutateAsync({ id: deleting.id })}
           failure={DELETE_ROLE_FAILURE}
           onClose={() => setDeleting(null)}
         />

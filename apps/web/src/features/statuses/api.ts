@@ -1,38 +1,16 @@
-import type { Ok } from '@opsdeck/contract/auth';
 import type { SaveStatus, Status } from '@opsdeck/contract/statuses';
-import { apiRequest } from '../../lib/api-client';
 import type { FailurePolicy } from '../../lib/failure-policy';
-import { useResourceMutation } from '../../lib/resource-mutation';
+import { crudMutations } from '../../lib/resource-mutation';
 import { statusKeys } from '../../resources/statuses';
 import { taskKeys } from '../../resources/tasks';
-import { type Tenant, tenantOption } from '../../resources/tenant';
 
 /** A status change shows in the tasks table too (each task names its status). */
 const touched = [statusKeys.all, taskKeys.all];
 
-export function useCreateStatus() {
-  return useResourceMutation(
-    ({ body, tenant }: { body: SaveStatus; tenant?: Tenant }) =>
-      apiRequest<Status>('/status', { method: 'POST', body, ...tenantOption(tenant) }),
-    touched,
-  );
-}
-
-export function useUpdateStatus() {
-  return useResourceMutation(
-    ({ id, body, tenant }: { id: number; body: SaveStatus; tenant?: Tenant }) =>
-      apiRequest<Status>(`/status/${id}`, { method: 'PUT', body, ...tenantOption(tenant) }),
-    touched,
-  );
-}
-
-export function useDeleteStatus() {
-  return useResourceMutation(
-    ({ id, tenant }: { id: number; tenant?: Tenant }) =>
-      apiRequest<Ok>(`/status/${id}`, { method: 'DELETE', ...tenantOption(tenant) }),
-    touched,
-  );
-}
+const mutations = crudMutations<Status, SaveStatus>({ create: '/status', one: '/status' }, touched);
+export const useCreateStatus = mutations.useCreate;
+export const useUpdateStatus = mutations.useUpdate;
+export const useDeleteStatus = mutations.useDelete;
 
 /** Spec section 8, Status update: a refusal toasts with the name, anything else the general error; it closes. */
 export const UPDATE_STATUS_FAILURE: FailurePolicy = {

@@ -1,37 +1,15 @@
-import type { Ok } from '@opsdeck/contract/auth';
 import type { SaveTask, Task } from '@opsdeck/contract/tasks';
-import { apiRequest } from '../../lib/api-client';
 import type { FailurePolicy } from '../../lib/failure-policy';
-import { useResourceMutation } from '../../lib/resource-mutation';
+import { crudMutations } from '../../lib/resource-mutation';
 import { taskKeys } from '../../resources/tasks';
-import { type Tenant, tenantOption } from '../../resources/tenant';
 
 /** A task change can free or tie a status (a status with tasks cannot be deleted). */
 const touched = [taskKeys.all];
 
-export function useCreateTask() {
-  return useResourceMutation(
-    ({ body, tenant }: { body: SaveTask; tenant?: Tenant }) =>
-      apiRequest<Task>('/task', { method: 'POST', body, ...tenantOption(tenant) }),
-    touched,
-  );
-}
-
-export function useUpdateTask() {
-  return useResourceMutation(
-    ({ id, body, tenant }: { id: number; body: SaveTask; tenant?: Tenant }) =>
-      apiRequest<Task>(`/task/${id}`, { method: 'PUT', body, ...tenantOption(tenant) }),
-    touched,
-  );
-}
-
-export function useDeleteTask() {
-  return useResourceMutation(
-    ({ id, tenant }: { id: number; tenant?: Tenant }) =>
-      apiRequest<Ok>(`/task/${id}`, { method: 'DELETE', ...tenantOption(tenant) }),
-    touched,
-  );
-}
+const mutations = crudMutations<Task, SaveTask>({ create: '/task', one: '/task' }, touched);
+export const useCreateTask = mutations.useCreate;
+export const useUpdateTask = mutations.useUpdate;
+export const useDeleteTask = mutations.useDelete;
 
 /**
  * Spec section 8, Task: ERROR_TASK_INACCESSIBLE toasts (with the name) and closes; unknown errors

@@ -1,0 +1,31 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../lib/api-client';
+import { type Tenant, tenantKey, tenantOption } from './tenant';
+
+/**
+ * A resource's keys and its two reads, the tenant's list and one row, all under one root key
+ * (['tasks']): invalidating the root refreshes every view of the resource. `list` is the list's
+ * path; one row is `${one}/${id}`.
+ */
+export function restResource<Row>(root: string, paths: { list: string; one: string }) {
+  const keys = {
+    all: [root] as const,
+    list: (tenant: Tenant) => [root, 'list', tenantKey(tenant)] as const,
+    detail: (id: number) => [root, 'detail', id] as const,
+  };
+  return {
+    keys,
+    /** The tenant's rows; undefined is the stored tenant (every company's for an admin with none). */
+    listOptions: (tenant?: Tenant) =>
+      queryOptions({
+        queryKey: keys.list(tenant),
+        queryFn: ({ signal }) => apiRequest<Row[]>(paths.list, { signal, ...tenantOption(tenant) }),
+      }),
+    /** One row, as the edit dialogs load it. */
+    oneOptions: (id: number) =>
+      queryOptions({
+        queryKey: keys.detail(id),
+        queryFn: ({ signal }) => apiRequest<Row>(`${paths.one}/${id}`, { signal }),
+      }),
+  };
+}
