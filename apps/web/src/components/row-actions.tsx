@@ -1,5 +1,6 @@
 import { ActionIcon, Group, type MantineSpacing, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { Column } from './data-table/data-table';
 
@@ -76,4 +77,47 @@ function WithTooltip({ label, children }: { label?: string; children: ReactNode 
 /** The list tables' last column, of each row's actions. */
 export function actionsColumn<T>(header: string, render: (row: T) => ReactNode): Column<T> {
   return { key: 'actions', header, align: 'right', width: 110, render };
+}
+
+interface AreaActions<T> {
+  /** The area whose strings label the actions: `<area>.actions`, `.edit`, `.editNamed`, `.delete`, `.deleteNamed`. */
+  area: string;
+  /** The row's name, for the icons' accessible names ('Edit Sales'). */
+  name: (row: T) => string;
+  /** None when the viewer lacks the authority: the icon is not shown. */
+  onEdit?: (row: T) => void;
+  onDelete?: (row: T) => void;
+  /** Rows the viewer may not change (not of a department they head) show no actions. */
+  changeable?: (row: T) => boolean;
+  /** Why a row cannot be deleted: its bin shows disabled with the reason. */
+  deleteBlocked?: (row: T) => string | undefined;
+  /** What a row shows instead of its actions (a built-in status's badge), when it returns something. */
+  instead?: (row: T) => ReactNode;
+}
+
+/**
+ * An area's actions column: each row's edit and delete icons with the area's strings, or no column
+ * at all for a viewer who may neither edit nor delete. Spread it into the columns.
+ */
+export function areaActionsColumn<T>(t: TFunction, actions: AreaActions<T>): Column<T>[] {
+  const { area, name, onEdit, onDelete, changeable, deleteBlocked, instead } = actions;
+  if (!onEdit && !onDelete) return [];
+  return [
+    actionsColumn(t(`${area}.actions`), (row: T) => {
+      const replaced = instead?.(row);
+      if (replaced) return replaced;
+      if (changeable && !changeable(row)) return null;
+      return (
+        <RowActions
+          editLabel={t(`${area}.editNamed`, { name: name(row) })}
+          editTooltip={t(`${area}.edit`)}
+          onEdit={onEdit && (() => onEdit(row))}
+          deleteLabel={t(`${area}.deleteNamed`, { name: name(row) })}
+          deleteTooltip={t(`${area}.delete`)}
+          onDelete={onDelete && (() => onDelete(row))}
+          deleteBlockedReason={deleteBlocked?.(row)}
+        />
+      );
+    }),
+  ];
 }

@@ -1,15 +1,14 @@
 import { Card, Stack, Title } from '@mantine/core';
 import type { Department } from '@opsdeck/contract/departments';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
-import { LoadForEdit } from '../../components/load-for-edit';
-import { actionsColumn, RowActions } from '../../components/row-actions';
+import { areaActionsColumn } from '../../components/row-actions';
+import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { departmentKeys, departmentQueryOptions, departmentsQueryOptions } from '../../resources/departments';
@@ -25,9 +24,7 @@ export function DepartmentsPage() {
   const viewer = useViewer();
   const admin = isAdmin(viewer);
   const params = useListParams(LIST);
-  const [creating, setCreating] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<Department | null>(null);
+  const dialogs = useRowDialogs<Department>();
   const list = useQuery(departmentsQueryOptions());
   const remove = useDeleteDepartment();
   const rows = useMemo(
@@ -35,8 +32,6 @@ export function DepartmentsPage() {
     [list.data, params.search],
   );
 
-  const canEdit = holds(viewer, 'EDIT_DEPARTMENT');
-  const canDelete = holds(viewer, 'DELETE_DEPARTMENT');
   const columns: Column<Department>[] = [
     { key: 'name', header: t('departments.name'), value: (row) => row.name, sortable: true },
     { key: 'head', header: t('departments.head'), value: (row) => row.head?.completeName ?? null, sortable: true },
@@ -44,20 +39,12 @@ export function DepartmentsPage() {
     ...(admin
       ? [{ key: 'company', header: t('common.company'), value: (row: Department) => row.companyName, sortable: true }]
       : []),
-    ...(canEdit || canDelete
-      ? [
-          actionsColumn(t('departments.actions'), (row: Department) => (
-            <RowActions
-              editLabel={t('departments.editNamed', { name: row.name })}
-              editTooltip={t('departments.edit')}
-              onEdit={canEdit ? () => setEditingId(row.id) : undefined}
-              deleteLabel={t('departments.deleteNamed', { name: row.name })}
-              deleteTooltip={t('departments.delete')}
-              onDelete={canDelete ? () => setDeleting(row) : undefined}
-            />
-          )),
-        ]
-      : []),
+    ...areaActionsColumn(t, {
+      area: 'departments',
+      name: (row: Department) => row.name,
+      onEdit: holds(viewer, 'EDIT_DEPARTMENT') ? dialogs.edit : undefined,
+      onDelete: holds(viewer, 'DELETE_DEPARTMENT') ? dialogs.remove : undefined,
+    }),
   ];
 
   return (
@@ -67,9 +54,7 @@ export function DepartmentsPage() {
         searchPlaceholder={t('departments.searchPlaceholder')}
         list={params}
         create={
-          holds(viewer, 'CREATE_DEPARTMENT')
-            ? { label: t('departments.create'), onClick: () => setCreating(true) }
-            : undefined
+          holds(viewer, 'CREATE_DEPARTMENT') ? { label: t('departments.create'), onClick: dialogs.create } : undefined
         }
       />
       <Card withBorder radius="md" padding="md">
@@ -89,25 +74,18 @@ export function DepartmentsPage() {
         <DepartmentTree departments={list.data ?? []} search={params.search} />
       </Card>
 
-      <DepartmentFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && (
-        <LoadForEdit
-          query={departmentQueryOptions(editingId)}
-          invalidate={departmentKeys.all}
-          onClose={() => setEditingId(null)}
-        >
-          {(department) => <DepartmentFormModal opened department={department} onClose={() => setEditingId(null)} />}
-        </LoadForEdit>
-      )}
-      {deleting && (
-        <DeleteModal
-          area="departments"
-          name={deleting.name}
-          remove={() => remove.mutateAsync({ id: deleting.id, tenant: deleting.tenantId })}
-          failure={DELETE_DEPARTMENT_FAILURE}
-          onClose={() => setDeleting(null)}
-        />
-      )}
+      <RowDialogs
+        dialogs={dialogs}
+        form={(department, onClose) => <DepartmentFormModal opened department={department} onClose={onClose} />}
+        load={departmentQueryOptions}
+        invalidate={departmentKeys.all}
+        remove={{
+          area: 'departments',
+          name: (department) => department.name,
+          call: (department) => remove.mutateAsync({ id: department.id, tenant: department.tenantId }),
+          failure: DELETE_DEPARTMENT_FAILURE,
+        }}
+      />
     </Stack>
   );
 }

@@ -3,13 +3,12 @@ import { LIMITS } from '@opsdeck/contract/limits';
 import type { Role } from '@opsdeck/contract/roles';
 import { IconCheck, IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
-import { LoadForEdit } from '../../components/load-for-edit';
 import { RowActions } from '../../components/row-actions';
+import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
 import { Truncate } from '../../components/truncate';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
@@ -28,9 +27,7 @@ export function RolesPage() {
   const canCreate = holds(viewer, 'CREATE_ROLE');
   const roles = useQuery(rolesQueryOptions());
   const params = useListParams();
-  const [creating, setCreating] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<Role | null>(null);
+  const dialogs = useRowDialogs<Role>();
   const remove = useDeleteRole();
   const shown = useMemo(() => filterRoles(roles.data ?? [], params.search), [roles.data, params.search]);
 
@@ -40,9 +37,7 @@ export function RolesPage() {
         title={t('roles.title')}
         searchPlaceholder={t('roles.searchPlaceholder')}
         list={params}
-        create={
-          canCreate ? { label: t('roles.create'), withTooltip: false, onClick: () => setCreating(true) } : undefined
-        }
+        create={canCreate ? { label: t('roles.create'), withTooltip: false, onClick: dialogs.create } : undefined}
       />
 
       {roles.isPending ? (
@@ -86,9 +81,9 @@ export function RolesPage() {
                 <RowActions
                   gap="xs"
                   editLabel={t('roles.edit', { name: role.name })}
-                  onEdit={canEdit && role.editable ? () => setEditingId(role.id) : undefined}
+                  onEdit={canEdit && role.editable ? () => dialogs.edit(role) : undefined}
                   deleteLabel={t('roles.delete', { name: role.name })}
-                  onDelete={canDelete ? () => setDeleting(role) : undefined}
+                  onDelete={canDelete ? () => dialogs.remove(role) : undefined}
                   deleteBlockedReason={role.deletable ? undefined : t('roles.notDeletable')}
                 />
               </Group>
@@ -122,21 +117,18 @@ export function RolesPage() {
         </Accordion>
       )}
 
-      {creating && <RoleFormModal opened onClose={() => setCreating(false)} />}
-      {editingId !== null && (
-        <LoadForEdit query={roleQueryOptions(editingId)} invalidate={roleKeys.all} onClose={() => setEditingId(null)}>
-          {(role) => <RoleFormModal key={role.id} opened onClose={() => setEditingId(null)} role={role} />}
-        </LoadForEdit>
-      )}
-      {deleting && (
-        <DeleteModal
-          area="roles"
-          name={deleting.name}
-          remove={() => remove.mutateAsync({ id: deleting.id })}
-          failure={DELETE_ROLE_FAILURE}
-          onClose={() => setDeleting(null)}
-        />
-      )}
+      <RowDialogs
+        dialogs={dialogs}
+        form={(role, onClose) => <RoleFormModal key={role?.id} opened role={role} onClose={onClose} />}
+        load={roleQueryOptions}
+        invalidate={roleKeys.all}
+        remove={{
+          area: 'roles',
+          name: (role) => role.name,
+          call: (role) => remove.mutateAsync({ id: role.id }),
+          failure: DELETE_ROLE_FAILURE,
+        }}
+      />
     </Stack>
   );
 }

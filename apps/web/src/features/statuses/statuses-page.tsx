@@ -2,16 +2,15 @@ import { Badge, Card, ColorSwatch, Image, Stack, Tooltip } from '@mantine/core';
 import type { Status } from '@opsdeck/contract/statuses';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
-import { LoadForEdit } from '../../components/load-for-edit';
-import { actionsColumn, RowActions } from '../../components/row-actions';
+import { areaActionsColumn } from '../../components/row-actions';
+import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { statusesQueryOptions, statusKeys, statusQueryOptions } from '../../resources/statuses';
@@ -35,9 +34,7 @@ export function StatusesPage() {
   const viewer = useViewer();
   const admin = isAdmin(viewer);
   const params = useListParams(LIST);
-  const [creating, setCreating] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<Status | null>(null);
+  const dialogs = useRowDialogs<Status>();
   const list = useQuery(statusesQueryOptions());
   const remove = useDeleteStatus();
   const companyNames = useCompanyNames(admin);
@@ -46,8 +43,6 @@ export function StatusesPage() {
     [list.data, params.search, companyNames],
   );
 
-  const canEdit = holds(viewer, 'EDIT_STATUS');
-  const canDelete = holds(viewer, 'DELETE_STATUS');
   const columns: Column<Status>[] = [
     {
       key: 'color',
@@ -107,30 +102,23 @@ export function StatusesPage() {
           <IconX size={18} color="var(--mantine-color-red-7)" role="img" aria-label={t('statuses.doesNotTrackIdle')} />
         ),
     },
-    ...(canEdit || canDelete
-      ? [
-          actionsColumn(t('statuses.actions'), (row: Status) =>
-            // Built-in statuses carry a badge; others the caller may not change (not of a department
-            // they head) show no actions.
-            row.builtIn ? (
-              <Tooltip label={t('statuses.builtInHint')}>
-                <Badge variant="light" color="gray">
-                  {t('statuses.builtIn')}
-                </Badge>
-              </Tooltip>
-            ) : row.editable ? (
-              <RowActions
-                editLabel={t('statuses.editNamed', { name: row.name })}
-                editTooltip={t('statuses.edit')}
-                onEdit={canEdit ? () => setEditingId(row.id) : undefined}
-                deleteLabel={t('statuses.deleteNamed', { name: row.name })}
-                deleteTooltip={t('statuses.delete')}
-                onDelete={canDelete ? () => setDeleting(row) : undefined}
-              />
-            ) : null,
-          ),
-        ]
-      : []),
+    // Built-in statuses carry a badge; others the caller may not change (not of a department they
+    // head) show no actions.
+    ...areaActionsColumn(t, {
+      area: 'statuses',
+      name: (row: Status) => row.name,
+      onEdit: holds(viewer, 'EDIT_STATUS') ? dialogs.edit : undefined,
+      onDelete: holds(viewer, 'DELETE_STATUS') ? dialogs.remove : undefined,
+      changeable: (row) => row.editable,
+      instead: (row) =>
+        row.builtIn && (
+          <Tooltip label={t('statuses.builtInHint')}>
+            <Badge variant="light" color="gray">
+              {t('statuses.builtIn')}
+            </Badge>
+          </Tooltip>
+        ),
+    }),
   ];
 
   return (
@@ -139,9 +127,7 @@ export function StatusesPage() {
         title={t('statuses.title')}
         searchPlaceholder={t('statuses.searchPlaceholder')}
         list={params}
-        create={
-          holds(viewer, 'CREATE_STATUS') ? { label: t('statuses.create'), onClick: () => setCreating(true) } : undefined
-        }
+        create={holds(viewer, 'CREATE_STATUS') ? { label: t('statuses.create'), onClick: dialogs.create } : undefined}
       />
       <Card withBorder radius="md" padding="md">
         <DataTable
@@ -154,25 +140,18 @@ export function StatusesPage() {
         />
       </Card>
 
-      <StatusFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && (
-        <LoadForEdit
-          query={statusQueryOptions(editingId)}
-          invalidate={statusKeys.all}
-          onClose={() => setEditingId(null)}
-        >
-          {(status) => <StatusFormModal opened status={status} onClose={() => setEditingId(null)} />}
-        </LoadForEdit>
-      )}
-      {deleting && (
-        <DeleteModal
-          area="statuses"
-          name={deleting.name}
-          remove={() => remove.mutateAsync({ id: deleting.id, tenant: deleting.tenantId })}
-          failure={DELETE_STATUS_FAILURE}
-          onClose={() => setDeleting(null)}
-        />
-      )}
+      <RowDialogs
+        dialogs={dialogs}
+        form={(status, onClose) => <StatusFormModal opened status={status} onClose={onClose} />}
+        load={statusQueryOptions}
+        invalidate={statusKeys.all}
+        remove={{
+          area: 'statuses',
+          name: (status) => status.name,
+          call: (status) => remove.mutateAsync({ id: status.id, tenant: status.tenantId }),
+          failure: DELETE_STATUS_FAILURE,
+        }}
+      />
     </Stack>
   );
 }

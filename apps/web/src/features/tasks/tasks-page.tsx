@@ -1,16 +1,15 @@
 import { Card, Stack } from '@mantine/core';
 import type { Task } from '@opsdeck/contract/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCompanyNames } from '../../components/company-select';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
-import { LoadForEdit } from '../../components/load-for-edit';
-import { actionsColumn, RowActions } from '../../components/row-actions';
+import { areaActionsColumn } from '../../components/row-actions';
+import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { taskKeys, taskQueryOptions, tasksQueryOptions } from '../../resources/tasks';
@@ -25,9 +24,7 @@ export function TasksPage() {
   const viewer = useViewer();
   const admin = isAdmin(viewer);
   const params = useListParams(LIST);
-  const [creating, setCreating] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<Task | null>(null);
+  const dialogs = useRowDialogs<Task>();
   const list = useQuery(tasksQueryOptions());
   const remove = useDeleteTask();
   const companyNames = useCompanyNames(admin);
@@ -36,8 +33,6 @@ export function TasksPage() {
     [list.data, params.search, companyNames],
   );
 
-  const canEdit = holds(viewer, 'EDIT_TASK');
-  const canDelete = holds(viewer, 'DELETE_TASK');
   const columns: Column<Task>[] = [
     { key: 'name', header: t('tasks.name'), value: (row) => row.name, sortable: true },
     { key: 'status', header: t('tasks.status'), value: (row) => row.status.name, sortable: true },
@@ -52,21 +47,14 @@ export function TasksPage() {
           },
         ]
       : []),
-    ...(canEdit || canDelete
-      ? [
-          // Only tasks of departments the viewer heads (or below) can be changed (spec section 6).
-          actionsColumn(t('tasks.actions'), (row: Task) => (
-            <RowActions
-              editLabel={t('tasks.editNamed', { name: row.name })}
-              editTooltip={t('tasks.edit')}
-              onEdit={canEdit && row.editable ? () => setEditingId(row.id) : undefined}
-              deleteLabel={t('tasks.deleteNamed', { name: row.name })}
-              deleteTooltip={t('tasks.delete')}
-              onDelete={canDelete && row.editable ? () => setDeleting(row) : undefined}
-            />
-          )),
-        ]
-      : []),
+    // Only tasks of departments the viewer heads (or below) can be changed (spec section 6).
+    ...areaActionsColumn(t, {
+      area: 'tasks',
+      name: (row: Task) => row.name,
+      onEdit: holds(viewer, 'EDIT_TASK') ? dialogs.edit : undefined,
+      onDelete: holds(viewer, 'DELETE_TASK') ? dialogs.remove : undefined,
+      changeable: (row) => row.editable,
+    }),
   ];
 
   return (
@@ -75,9 +63,7 @@ export function TasksPage() {
         title={t('tasks.title')}
         searchPlaceholder={t('tasks.searchPlaceholder')}
         list={params}
-        create={
-          holds(viewer, 'CREATE_TASK') ? { label: t('tasks.create'), onClick: () => setCreating(true) } : undefined
-        }
+        create={holds(viewer, 'CREATE_TASK') ? { label: t('tasks.create'), onClick: dialogs.create } : undefined}
       />
       <Card withBorder radius="md" padding="md">
         <DataTable
@@ -90,21 +76,18 @@ export function TasksPage() {
         />
       </Card>
 
-      <TaskFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && (
-        <LoadForEdit query={taskQueryOptions(editingId)} invalidate={taskKeys.all} onClose={() => setEditingId(null)}>
-          {(task) => <TaskFormModal opened task={task} onClose={() => setEditingId(null)} />}
-        </LoadForEdit>
-      )}
-      {deleting && (
-        <DeleteModal
-          area="tasks"
-          name={deleting.name}
-          remove={() => remove.mutateAsync({ id: deleting.id, tenant: deleting.tenantId })}
-          failure={DELETE_TASK_FAILURE}
-          onClose={() => setDeleting(null)}
-        />
-      )}
+      <RowDialogs
+        dialogs={dialogs}
+        form={(task, onClose) => <TaskFormModal opened task={task} onClose={onClose} />}
+        load={taskQueryOptions}
+        invalidate={taskKeys.all}
+        remove={{
+          area: 'tasks',
+          name: (task) => task.name,
+          call: (task) => remove.mutateAsync({ id: task.id, tenant: task.tenantId }),
+          failure: DELETE_TASK_FAILURE,
+        }}
+      />
     </Stack>
   );
 }

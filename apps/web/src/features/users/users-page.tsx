@@ -1,16 +1,14 @@
 import { Card, Stack } from '@mantine/core';
 import { USER_SORT_FIELDS, type User, type UserSortField } from '@opsdeck/contract/users';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import type { SortState } from '../../components/data-table/table-state';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { DeleteModal } from '../../components/delete-modal';
 import { ListPageHeader } from '../../components/list-page-header';
-import { LoadForEdit } from '../../components/load-for-edit';
-import { actionsColumn, RowActions } from '../../components/row-actions';
+import { areaActionsColumn } from '../../components/row-actions';
+import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
 import { holds } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { userKeys, userQueryOptions, usersPageQueryOptions } from '../../resources/users';
@@ -28,9 +26,7 @@ export function UsersPage() {
   const { t } = useTranslation();
   const viewer = useViewer();
   const params = useListParams(LIST);
-  const [creating, setCreating] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const [archiving, setArchiving] = useState<User | null>(null);
+  const dialogs = useRowDialogs<User>();
   const archive = useArchiveUser();
   const sort = params.sort ?? DEFAULT_SORT;
   const list = useQuery(
@@ -43,8 +39,6 @@ export function UsersPage() {
 
   // Spec section 6: the Company column (and searching by company) only with ADMIN_ACCESS_LEVEL.
   const showsCompany = holds(viewer, 'ADMIN_ACCESS_LEVEL');
-  const canEdit = holds(viewer, 'EDIT_USER');
-  const canDelete = holds(viewer, 'DELETE_USER');
   const columns: Column<User>[] = [
     { key: 'fullName', header: t('users.fullName'), value: (row) => row.completeName, sortable: true },
     {
@@ -67,21 +61,13 @@ export function UsersPage() {
         ]
       : []),
     { key: 'email', header: t('users.email'), value: (row) => row.emailAddress, sortable: true, priority: 2 },
-    ...(canEdit || canDelete
-      ? [
-          actionsColumn(t('users.actions'), (row: User) => (
-            <RowActions
-              editLabel={t('users.editNamed', { name: row.completeName })}
-              editTooltip={t('users.edit')}
-              onEdit={canEdit ? () => setEditingId(row.id) : undefined}
-              deleteLabel={t('users.deleteNamed', { name: row.completeName })}
-              deleteTooltip={t('users.delete')}
-              onDelete={canDelete ? () => setArchiving(row) : undefined}
-              deleteBlockedReason={row.deletable ? undefined : t('users.notDeletable')}
-            />
-          )),
-        ]
-      : []),
+    ...areaActionsColumn(t, {
+      area: 'users',
+      name: (row: User) => row.completeName,
+      onEdit: holds(viewer, 'EDIT_USER') ? dialogs.edit : undefined,
+      onDelete: holds(viewer, 'DELETE_USER') ? dialogs.remove : undefined,
+      deleteBlocked: (row) => (row.deletable ? undefined : t('users.notDeletable')),
+    }),
   ];
 
   return (
@@ -91,9 +77,7 @@ export function UsersPage() {
         searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
         serverSearch
         list={params}
-        create={
-          holds(viewer, 'CREATE_USER') ? { label: t('users.create'), onClick: () => setCreating(true) } : undefined
-        }
+        create={holds(viewer, 'CREATE_USER') ? { label: t('users.create'), onClick: dialogs.create } : undefined}
       />
       <Card withBorder radius="md" padding="md">
         <DataTable
@@ -108,21 +92,18 @@ export function UsersPage() {
         />
       </Card>
 
-      <UserFormModal opened={creating} onClose={() => setCreating(false)} />
-      {editingId !== null && (
-        <LoadForEdit query={userQueryOptions(editingId)} invalidate={userKeys.all} onClose={() => setEditingId(null)}>
-          {(user) => <UserFormModal opened user={user} onClose={() => setEditingId(null)} />}
-        </LoadForEdit>
-      )}
-      {archiving && (
-        <DeleteModal
-          area="users"
-          name={archiving.completeName}
-          remove={() => archive.mutateAsync(archiving.id)}
-          failure={USER_CHANGE_FAILURE}
-          onClose={() => setArchiving(null)}
-        />
-      )}
+      <RowDialogs
+        dialogs={dialogs}
+        form={(user, onClose) => <UserFormModal opened user={user} onClose={onClose} />}
+        load={userQueryOptions}
+        invalidate={userKeys.all}
+        remove={{
+          area: 'users',
+          name: (user) => user.completeName,
+          call: (user) => archive.mutateAsync(user.id),
+          failure: USER_CHANGE_FAILURE,
+        }}
+      />
     </Stack>
   );
 }
