@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack } from '@mantine/core';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useEffectEvent, useState } from 'react';
 import { type DefaultValues, type FieldValues, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { type FailurePolicy, failureOutcome, SHOW_ON_FORM } from '../lib/failure-policy';
@@ -119,6 +119,8 @@ interface ModalFormOptions<TValues extends FieldValues, TOutput> {
   /** The values the dialog opens with: the record's, or a new record's. */
   initial: TValues;
   resolver: Resolver<TValues, unknown, TOutput>;
+  /** Runs with each reset, for state kept beside the form (a chosen file). */
+  onReset?: () => void;
 }
 
 /** A dialog's form: checked once a field is touched, and reset to `initial` whenever the dialog opens. */
@@ -126,14 +128,18 @@ export function useModalForm<TValues extends FieldValues, TOutput>({
   opened,
   initial,
   resolver,
+  onReset,
 }: ModalFormOptions<TValues, TOutput>): UseFormReturn<TValues, unknown, TOutput> {
   const form = useForm<TValues, unknown, TOutput>({
     resolver,
     mode: 'onTouched',
     defaultValues: initial as DefaultValues<TValues>,
   });
+  const reset = useEffectEvent(() => onReset?.());
   useEffect(() => {
-    if (opened) form.reset(initial);
+    if (!opened) return;
+    form.reset(initial);
+    reset();
   }, [opened, initial, form]);
   return form;
 }

@@ -1,26 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { TextInput } from '@mantine/core';
 import type { Department, DepartmentHeadCandidate } from '@opsdeck/contract/departments';
-import { LIMITS } from '@opsdeck/contract/limits';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
-import { FormModal, useModalForm } from '../../components/form-modal';
+import { CompanyField } from '../../components/company-select';
+import { FormModal } from '../../components/form-modal';
 import { nameOptions, SelectField } from '../../components/form-parts';
+import { useRecordForm } from '../../components/record-form';
 import { Typeahead } from '../../components/typeahead';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
-import { truncateText } from '../../lib/truncate';
 import { departmentsQueryOptions } from '../../resources/departments';
 import { departmentHeadsQueryOptions } from '../../resources/users';
 import { useCreateDepartment, useUpdateDepartment } from './api';
 import {
-  type DepartmentFormOutput,
-  type DepartmentFormValues,
   departmentFormSchema,
   departmentToForm,
   emptyDepartmentForm,
@@ -42,48 +38,28 @@ interface DepartmentFormModalProps {
  */
 export function DepartmentFormModal({ opened, onClose, department }: DepartmentFormModalProps) {
   const { t } = useTranslation();
-  const viewer = useViewer();
-  const admin = isAdmin(viewer);
-  const newCompany = useNewRecordCompany();
-  const editing = department !== undefined;
+  const admin = isAdmin(useViewer());
   const schema = useMemo(() => departmentFormSchema(admin), [admin]);
-  const initial = useMemo(
-    () => (department ? departmentToForm(department) : emptyDepartmentForm(newCompany)),
-    [department, newCompany],
-  );
-  const form = useModalForm<DepartmentFormValues, DepartmentFormOutput>({
+  const { form, editing, tenant, ready, modal } = useRecordForm({
+    area: 'departments',
+    record: department,
     opened,
-    initial,
     resolver: zodResolver(schema),
+    toForm: departmentToForm,
+    empty: emptyDepartmentForm,
+    toBody: toSaveDepartment,
+    create: useCreateDepartment(),
+    update: useUpdateDepartment(),
   });
   const { errors } = form.formState;
-  // An admin reads the chosen company's lists; anyone else their own (the stored tenant).
-  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const heads = useQuery({ ...departmentHeadsQueryOptions(tenant, department?.id), enabled: ready });
   const departments = useQuery({ ...departmentsQueryOptions(tenant), enabled: ready });
   const parents = parentChoices(departments.data ?? [], department?.id);
 
-  const create = useCreateDepartment();
-  const update = useUpdateDepartment();
-
-  const submit = async (values: DepartmentFormOutput) => {
-    const body = toSaveDepartment(values);
-    if (department) await update.mutateAsync({ id: department.id, body, tenant: department.tenantId });
-    else await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
-  };
-
   return (
     <FormModal
-      opened={opened}
+      {...modal}
       onClose={onClose}
-      title={
-        editing
-          ? t('departments.editTitle', { name: truncateText(department.name, LIMITS.truncate.modalName) })
-          : t('departments.createTitle')
-      }
-      form={form}
-      onSubmit={submit}
-      success={(values) => doneText(editing ? 'updated' : 'added', values.name)}
       errorPlacement={{
         fields: { headId: 'head', company: 'company' },
         keys: {

@@ -1,31 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Text, TextInput } from '@mantine/core';
-import { LIMITS } from '@opsdeck/contract/limits';
 import { STATUS_LIMITS, type Status } from '@opsdeck/contract/statuses';
 import { IconPhoto } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
+import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
 import { nameOptions, SelectField, withCurrent } from '../../components/form-parts';
+import { useRecordForm } from '../../components/record-form';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
-import { truncateText } from '../../lib/truncate';
 import { accessibleDepartmentsQueryOptions } from '../../resources/departments';
 import { UPDATE_STATUS_FAILURE, useCreateStatus, useUpdateStatus } from './api';
-import {
-  emptyStatusForm,
-  readIconFile,
-  type StatusFormOutput,
-  type StatusFormValues,
-  statusFormSchema,
-  statusToForm,
-  toSaveStatus,
-} from './status-form-schema';
+import { emptyStatusForm, readIconFile, statusFormSchema, statusToForm, toSaveStatus } from './status-form-schema';
 
 interface StatusFormModalProps {
   opened: boolean;
@@ -40,41 +30,29 @@ interface StatusFormModalProps {
  */
 export function StatusFormModal({ opened, onClose, status }: StatusFormModalProps) {
   const { t } = useTranslation();
-  const viewer = useViewer();
-  const admin = isAdmin(viewer);
-  const newCompany = useNewRecordCompany();
+  const admin = isAdmin(useViewer());
   const editing = status !== undefined;
   const schema = useMemo(() => statusFormSchema({ creating: !editing, needsCompany: admin }), [editing, admin]);
-  const initial = useMemo(() => (status ? statusToForm(status) : emptyStatusForm(newCompany)), [status, newCompany]);
-  const form = useForm<StatusFormValues, unknown, StatusFormOutput>({
+  const [iconFile, setIconFile] = useState<File | null>(null);
+  const { form, tenant, ready, modal } = useRecordForm({
+    area: 'statuses',
+    record: status,
+    opened,
     resolver: zodResolver(schema),
-    mode: 'onTouched',
-    defaultValues: initial,
+    toForm: statusToForm,
+    empty: emptyStatusForm,
+    toBody: toSaveStatus,
+    create: useCreateStatus(),
+    update: useUpdateStatus(),
+    // A reset also clears the chosen file.
+    onReset: () => setIconFile(null),
   });
   const { errors } = form.formState;
-  const [iconFile, setIconFile] = useState<File | null>(null);
-
-  // Not useModalForm: a reset also clears the chosen file.
-  useEffect(() => {
-    if (!opened) return;
-    form.reset(initial);
-    setIconFile(null);
-  }, [opened, initial, form]);
 
   const icon = form.watch('icon');
-  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   // The departments the user manages, plus the status's own (so an edit shows it).
   const departments = useQuery({ ...accessibleDepartmentsQueryOptions(tenant), enabled: ready });
   const choices = withCurrent(departments.data ?? [], status?.department);
-
-  const create = useCreateStatus();
-  const update = useUpdateStatus();
-
-  const submit = async (values: StatusFormOutput) => {
-    const body = toSaveStatus(values);
-    if (status) await update.mutateAsync({ id: status.id, body, tenant: status.tenantId });
-    else await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
-  };
 
   const chooseIcon = async (file: File | null) => {
     setIconFile(file);
@@ -86,16 +64,8 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
 
   return (
     <FormModal
-      opened={opened}
+      {...modal}
       onClose={onClose}
-      title={
-        editing
-          ? t('statuses.editTitle', { name: truncateText(status.name, LIMITS.truncate.modalName) })
-          : t('statuses.createTitle')
-      }
-      form={form}
-      onSubmit={submit}
-      success={(values) => doneText(editing ? 'updated' : 'added', values.name)}
       // Spec section 8, Status: create failures show on the form; an update refusal closes with a toast.
       failure={editing ? UPDATE_STATUS_FAILURE : undefined}
       itemName={status?.name}

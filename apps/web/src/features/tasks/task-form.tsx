@@ -1,30 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { TextInput } from '@mantine/core';
-import { LIMITS } from '@opsdeck/contract/limits';
 import type { Task } from '@opsdeck/contract/tasks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompanyField, useCompanyScope, useNewRecordCompany } from '../../components/company-select';
-import { FormModal, useModalForm } from '../../components/form-modal';
+import { CompanyField } from '../../components/company-select';
+import { FormModal } from '../../components/form-modal';
 import { nameOptions, SelectField, withCurrent } from '../../components/form-parts';
+import { useRecordForm } from '../../components/record-form';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
-import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
-import { truncateText } from '../../lib/truncate';
 import { accessibleDepartmentsQueryOptions } from '../../resources/departments';
 import { statusesQueryOptions } from '../../resources/statuses';
 import { SAVE_TASK_FAILURE, useCreateTask, useUpdateTask } from './api';
-import {
-  emptyTaskForm,
-  statusesForDepartment,
-  type TaskFormOutput,
-  type TaskFormValues,
-  taskFormSchema,
-  taskToForm,
-  toSaveTask,
-} from './task-form-schema';
+import { emptyTaskForm, statusesForDepartment, taskFormSchema, taskToForm, toSaveTask } from './task-form-schema';
 
 interface TaskFormModalProps {
   opened: boolean;
@@ -35,15 +25,20 @@ interface TaskFormModalProps {
 /** Create and edit a task (spec sections 2 and 5): name, status and department. */
 export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
   const { t } = useTranslation();
-  const viewer = useViewer();
-  const admin = isAdmin(viewer);
-  const newCompany = useNewRecordCompany();
-  const editing = task !== undefined;
+  const admin = isAdmin(useViewer());
   const schema = useMemo(() => taskFormSchema(admin), [admin]);
-  const initial = useMemo(() => (task ? taskToForm(task) : emptyTaskForm(newCompany)), [task, newCompany]);
-  const form = useModalForm<TaskFormValues, TaskFormOutput>({ opened, initial, resolver: zodResolver(schema) });
+  const { form, editing, tenant, ready, modal } = useRecordForm({
+    area: 'tasks',
+    record: task,
+    opened,
+    resolver: zodResolver(schema),
+    toForm: taskToForm,
+    empty: emptyTaskForm,
+    toBody: toSaveTask,
+    create: useCreateTask(),
+    update: useUpdateTask(),
+  });
   const { errors } = form.formState;
-  const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const statuses = useQuery({ ...statusesQueryOptions(tenant), enabled: ready });
   const departments = useQuery({ ...accessibleDepartmentsQueryOptions(tenant), enabled: ready });
   const departmentId = form.watch('departmentId');
@@ -54,27 +49,10 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
   );
   const departmentOptions = withCurrent(departments.data ?? [], task?.department);
 
-  const create = useCreateTask();
-  const update = useUpdateTask();
-
-  const submit = async (values: TaskFormOutput) => {
-    const body = toSaveTask(values);
-    if (task) await update.mutateAsync({ id: task.id, body, tenant: task.tenantId });
-    else await create.mutateAsync({ body, ...(admin ? { tenant: values.company ?? undefined } : {}) });
-  };
-
   return (
     <FormModal
-      opened={opened}
+      {...modal}
       onClose={onClose}
-      title={
-        editing
-          ? t('tasks.editTitle', { name: truncateText(task.name, LIMITS.truncate.modalName) })
-          : t('tasks.createTitle')
-      }
-      form={form}
-      onSubmit={submit}
-      success={(values) => doneText(editing ? 'updated' : 'added', values.name)}
       failure={SAVE_TASK_FAILURE}
       itemName={task?.name ?? form.getValues('name')}
       errorPlacement={{
