@@ -20,7 +20,7 @@ export function useRowDialogs<Row extends { id: number }>() {
 
 export type RowDialogsState<Row extends { id: number }> = ReturnType<typeof useRowDialogs<Row>>;
 
-interface RowDialogsProps<Row extends { id: number }, TKey extends QueryKey> {
+export interface RowDialogsProps<Row extends { id: number }, TKey extends QueryKey> {
   dialogs: RowDialogsState<Row>;
   /** The create (no row) and edit dialog, open while rendered. */
   form: (row: Row | undefined, onClose: () => void) => ReactNode;

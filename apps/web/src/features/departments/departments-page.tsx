@@ -1,14 +1,14 @@
-import { Card, Stack, Title } from '@mantine/core';
+import { Card, Title } from '@mantine/core';
 import type { Department } from '@opsdeck/contract/departments';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import { AreaListPage } from '../../components/area-list-page';
+import type { Column } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { ListPageHeader } from '../../components/list-page-header';
 import { areaActionsColumn } from '../../components/row-actions';
-import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
+import { useRowDialogs } from '../../components/row-dialogs';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { departmentKeys, departmentQueryOptions, departmentsQueryOptions } from '../../resources/departments';
@@ -48,44 +48,30 @@ export function DepartmentsPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <ListPageHeader
-        title={t('departments.title')}
-        searchPlaceholder={t('departments.searchPlaceholder')}
-        list={params}
-        create={
-          holds(viewer, 'CREATE_DEPARTMENT') ? { label: t('departments.create'), onClick: dialogs.create } : undefined
-        }
-      />
-      <Card withBorder radius="md" padding="md">
-        <DataTable
-          {...params.table}
-          columns={columns}
-          rows={rows}
-          rowKey={(row) => row.id}
-          label={t('departments.tableLabel')}
-          loading={list.isLoading}
-        />
-      </Card>
+    <AreaListPage
+      area="departments"
+      list={params}
+      columns={columns}
+      rows={rows}
+      loading={list.isLoading}
+      canCreate={holds(viewer, 'CREATE_DEPARTMENT')}
+      dialogs={dialogs}
+      form={(department, onClose) => <DepartmentFormModal opened department={department} onClose={onClose} />}
+      load={departmentQueryOptions}
+      invalidate={departmentKeys.all}
+      remove={{
+        area: 'departments',
+        name: (department) => department.name,
+        call: (department) => remove.mutateAsync({ id: department.id, tenant: department.tenantId }),
+        failure: DELETE_DEPARTMENT_FAILURE,
+      }}
+    >
       <Card withBorder radius="md" padding="md">
         <Title order={2} fz={18} mb="sm">
           {t('departments.hierarchy')}
         </Title>
         <DepartmentTree departments={list.data ?? []} search={params.search} />
       </Card>
-
-      <RowDialogs
-        dialogs={dialogs}
-        form={(department, onClose) => <DepartmentFormModal opened department={department} onClose={onClose} />}
-        load={departmentQueryOptions}
-        invalidate={departmentKeys.all}
-        remove={{
-          area: 'departments',
-          name: (department) => department.name,
-          call: (department) => remove.mutateAsync({ id: department.id, tenant: department.tenantId }),
-          failure: DELETE_DEPARTMENT_FAILURE,
-        }}
-      />
-    </Stack>
+    </AreaListPage>
   );
 }

@@ -1,16 +1,16 @@
-import { Badge, Card, ColorSwatch, Image, Stack, Tooltip } from '@mantine/core';
+import { Badge, ColorSwatch, Image, Tooltip } from '@mantine/core';
 import type { Status } from '@opsdeck/contract/statuses';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AreaListPage } from '../../components/area-list-page';
 import { useCompanyNames } from '../../components/company-select';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { Column } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { ListPageHeader } from '../../components/list-page-header';
 import { areaActionsColumn } from '../../components/row-actions';
-import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
+import { useRowDialogs } from '../../components/row-dialogs';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { statusesQueryOptions, statusKeys, statusQueryOptions } from '../../resources/statuses';
@@ -122,36 +122,23 @@ export function StatusesPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <ListPageHeader
-        title={t('statuses.title')}
-        searchPlaceholder={t('statuses.searchPlaceholder')}
-        list={params}
-        create={holds(viewer, 'CREATE_STATUS') ? { label: t('statuses.create'), onClick: dialogs.create } : undefined}
-      />
-      <Card withBorder radius="md" padding="md">
-        <DataTable
-          {...params.table}
-          columns={columns}
-          rows={rows}
-          rowKey={(row) => row.id}
-          label={t('statuses.tableLabel')}
-          loading={list.isLoading}
-        />
-      </Card>
-
-      <RowDialogs
-        dialogs={dialogs}
-        form={(status, onClose) => <StatusFormModal opened status={status} onClose={onClose} />}
-        load={statusQueryOptions}
-        invalidate={statusKeys.all}
-        remove={{
-          area: 'statuses',
-          name: (status) => status.name,
-          call: (status) => remove.mutateAsync({ id: status.id, tenant: status.tenantId }),
-          failure: DELETE_STATUS_FAILURE,
-        }}
-      />
-    </Stack>
+    <AreaListPage
+      area="statuses"
+      list={params}
+      columns={columns}
+      rows={rows}
+      loading={list.isLoading}
+      canCreate={holds(viewer, 'CREATE_STATUS')}
+      dialogs={dialogs}
+      form={(status, onClose) => <StatusFormModal opened status={status} onClose={onClose} />}
+      load={statusQueryOptions}
+      invalidate={statusKeys.all}
+      remove={{
+        area: 'statuses',
+        name: (status) => status.name,
+        call: (status) => remove.mutateAsync({ id: status.id, tenant: status.tenantId }),
+        failure: DELETE_STATUS_FAILURE,
+      }}
+    ></AreaListPage>
   );
 }

@@ -1,15 +1,14 @@
-import { Card, Stack } from '@mantine/core';
 import type { Task } from '@opsdeck/contract/tasks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AreaListPage } from '../../components/area-list-page';
 import { useCompanyNames } from '../../components/company-select';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { Column } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { ListPageHeader } from '../../components/list-page-header';
 import { areaActionsColumn } from '../../components/row-actions';
-import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
+import { useRowDialogs } from '../../components/row-dialogs';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { taskKeys, taskQueryOptions, tasksQueryOptions } from '../../resources/tasks';
@@ -58,36 +57,23 @@ export function TasksPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <ListPageHeader
-        title={t('tasks.title')}
-        searchPlaceholder={t('tasks.searchPlaceholder')}
-        list={params}
-        create={holds(viewer, 'CREATE_TASK') ? { label: t('tasks.create'), onClick: dialogs.create } : undefined}
-      />
-      <Card withBorder radius="md" padding="md">
-        <DataTable
-          {...params.table}
-          columns={columns}
-          rows={rows}
-          rowKey={(row) => row.id}
-          label={t('tasks.tableLabel')}
-          loading={list.isLoading}
-        />
-      </Card>
-
-      <RowDialogs
-        dialogs={dialogs}
-        form={(task, onClose) => <TaskFormModal opened task={task} onClose={onClose} />}
-        load={taskQueryOptions}
-        invalidate={taskKeys.all}
-        remove={{
-          area: 'tasks',
-          name: (task) => task.name,
-          call: (task) => remove.mutateAsync({ id: task.id, tenant: task.tenantId }),
-          failure: DELETE_TASK_FAILURE,
-        }}
-      />
-    </Stack>
+    <AreaListPage
+      area="tasks"
+      list={params}
+      columns={columns}
+      rows={rows}
+      loading={list.isLoading}
+      canCreate={holds(viewer, 'CREATE_TASK')}
+      dialogs={dialogs}
+      form={(task, onClose) => <TaskFormModal opened task={task} onClose={onClose} />}
+      load={taskQueryOptions}
+      invalidate={taskKeys.all}
+      remove={{
+        area: 'tasks',
+        name: (task) => task.name,
+        call: (task) => remove.mutateAsync({ id: task.id, tenant: task.tenantId }),
+        failure: DELETE_TASK_FAILURE,
+      }}
+    />
   );
 }

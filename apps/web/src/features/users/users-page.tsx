@@ -1,14 +1,13 @@
-import { Card, Stack } from '@mantine/core';
 import { USER_SORT_FIELDS, type User, type UserSortField } from '@opsdeck/contract/users';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import { AreaListPage } from '../../components/area-list-page';
+import type { Column } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import type { SortState } from '../../components/data-table/table-state';
 import { useListParams } from '../../components/data-table/use-list-params';
-import { ListPageHeader } from '../../components/list-page-header';
 import { areaActionsColumn } from '../../components/row-actions';
-import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
+import { useRowDialogs } from '../../components/row-dialogs';
 import { holds } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
 import { userKeys, userQueryOptions, usersPageQueryOptions } from '../../resources/users';
@@ -71,39 +70,25 @@ export function UsersPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <ListPageHeader
-        title={t('users.title')}
-        searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
-        serverSearch
-        list={params}
-        create={holds(viewer, 'CREATE_USER') ? { label: t('users.create'), onClick: dialogs.create } : undefined}
-      />
-      <Card withBorder radius="md" padding="md">
-        <DataTable
-          mode="server"
-          columns={columns}
-          {...params.table}
-          rows={list.data?.items ?? []}
-          total={list.data?.total ?? 0}
-          rowKey={(row) => row.id}
-          label={t('users.tableLabel')}
-          loading={list.isLoading}
-        />
-      </Card>
-
-      <RowDialogs
-        dialogs={dialogs}
-        form={(user, onClose) => <UserFormModal opened user={user} onClose={onClose} />}
-        load={userQueryOptions}
-        invalidate={userKeys.all}
-        remove={{
-          area: 'users',
-          name: (user) => user.completeName,
-          call: (user) => archive.mutateAsync(user.id),
-          failure: USER_CHANGE_FAILURE,
-        }}
-      />
-    </Stack>
+    <AreaListPage
+      area="users"
+      list={params}
+      columns={columns}
+      rows={list.data?.items ?? []}
+      total={list.data?.total ?? 0}
+      loading={list.isLoading}
+      canCreate={holds(viewer, 'CREATE_USER')}
+      searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
+      dialogs={dialogs}
+      form={(user, onClose) => <UserFormModal opened user={user} onClose={onClose} />}
+      load={userQueryOptions}
+      invalidate={userKeys.all}
+      remove={{
+        area: 'users',
+        name: (user) => user.completeName,
+        call: (user) => archive.mutateAsync(user.id),
+        failure: USER_CHANGE_FAILURE,
+      }}
+    ></AreaListPage>
   );
 }
