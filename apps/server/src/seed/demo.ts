@@ -12,6 +12,13 @@ import { DEMO_ADMIN_PASSWORD } from './provider-admin';
 type DepartmentPlan = { name: string; children?: DepartmentPlan[] };
 type Person = { firstName: string; lastName: string };
 
+/** People by full name, separated by commas: the first word is the first name, the rest the last name. */
+const people = (names: string): Person[] =>
+  names.split(',').map((name) => {
+    const [firstName = '', ...last] = name.trim().split(' ');
+    return { firstName, lastName: last.join(' ') };
+  });
+
 type CompanyPlan = {
   name: string;
   domain: string;
@@ -33,20 +40,9 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
       { name: 'Finance', children: [{ name: 'Billing' }] },
       { name: 'Customer Care' },
     ],
-    staff: [
-      { firstName: 'James', lastName: 'Whitaker' },
-      { firstName: 'Priya', lastName: 'Raman' },
-      { firstName: 'Tomás', lastName: 'Herrera' },
-      { firstName: 'Grace', lastName: 'Liu' },
-      { firstName: 'Samuel', lastName: 'Adeyemi' },
-      { firstName: 'Hannah', lastName: 'Becker' },
-      { firstName: 'Lucas', lastName: 'Moreau' },
-      { firstName: 'Fatima', lastName: 'Haddad' },
-      { firstName: 'Oliver', lastName: 'Nguyen' },
-      { firstName: 'Chloe', lastName: 'Anderson' },
-      { firstName: 'Mateo', lastName: 'Rossi' },
-      { firstName: 'Amara', lastName: 'Okoye' },
-    ],
+    staff: people(`
+      James Whitaker, Priya Raman, Tomás Herrera, Grace Liu, Samuel Adeyemi, Hannah Becker,
+      Lucas Moreau, Fatima Haddad, Oliver Nguyen, Chloe Anderson, Mateo Rossi, Amara Okoye`),
   },
   {
     name: 'Harbor Mutual Insurance',
@@ -58,20 +54,9 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
       { name: 'Underwriting' },
       { name: 'Policy Services', children: [{ name: 'Renewals' }] },
     ],
-    staff: [
-      { firstName: 'Emily', lastName: 'Carter' },
-      { firstName: 'Rajesh', lastName: 'Kumar' },
-      { firstName: 'Sofia', lastName: 'Lindqvist' },
-      { firstName: 'Michael', lastName: "O'Brien" },
-      { firstName: 'Yuki', lastName: 'Sato' },
-      { firstName: 'Daniel', lastName: 'Schmidt' },
-      { firstName: 'Isabela', lastName: 'Costa' },
-      { firstName: 'Ahmed', lastName: 'Mansour' },
-      { firstName: 'Laura', lastName: 'Jensen' },
-      { firstName: 'Kwame', lastName: 'Mensah' },
-      { firstName: 'Elena', lastName: 'Popescu' },
-      { firstName: 'Ryan', lastName: 'Fitzgerald' },
-    ],
+    staff: people(`
+      Emily Carter, Rajesh Kumar, Sofia Lindqvist, Michael O'Brien, Yuki Sato, Daniel Schmidt,
+      Isabela Costa, Ahmed Mansour, Laura Jensen, Kwame Mensah, Elena Popescu, Ryan Fitzgerald`),
   },
   {
     name: 'Cedar Health Partners',
@@ -83,20 +68,9 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
       { name: 'Clinical Records' },
       { name: 'Revenue Cycle', children: [{ name: 'Denials Management' }, { name: 'Coding' }] },
     ],
-    staff: [
-      { firstName: 'Noah', lastName: 'Williams' },
-      { firstName: 'Ana', lastName: 'Ferreira' },
-      { firstName: 'Benjamin', lastName: 'Cohen' },
-      { firstName: 'Mei', lastName: 'Chen' },
-      { firstName: 'Victor', lastName: 'Alvarez' },
-      { firstName: 'Zara', lastName: 'Hussain' },
-      { firstName: 'Ethan', lastName: 'Brooks' },
-      { firstName: 'Ingrid', lastName: 'Nilsen' },
-      { firstName: 'Kofi', lastName: 'Asante' },
-      { firstName: 'Julia', lastName: 'Novak' },
-      { firstName: 'Arjun', lastName: 'Mehta' },
-      { firstName: 'Lea', lastName: 'Dubois' },
-    ],
+    staff: people(`
+      Noah Williams, Ana Ferreira, Benjamin Cohen, Mei Chen, Victor Alvarez, Zara Hussain,
+      Ethan Brooks, Ingrid Nilsen, Kofi Asante, Julia Novak, Arjun Mehta, Lea Dubois`),
   },
 ];
 

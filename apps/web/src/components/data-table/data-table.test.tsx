@@ -114,11 +114,34 @@ describe('DataTable, client side', () => {
   });
 });
 
-function ServerTable({ onPage, onSort }: { onPage: (page: number) => void; onSort: (sort: SortState) => void }) {
-  const [page, setPage] = useState(3);
-  const [sort, setSort] = useState<SortState | null>(null);
+type Reports = { onPage: (page: number) => void; onSort: (sort: SortState) => void };
+
+/** The page and sort held by the test, as a page holds them, with each change reported. */
+function useHeldState({ onPage, onSort }: Reports, initialPage: number, initialSort: SortState | null) {
+  const [page, setPage] = useState(initialPage);
+  const [sort, setSort] = useState(initialSort);
+  return {
+    page,
+    onPageChange: (next: number) => {
+      onPage(next);
+      setPage(next);
+    },
+    sort,
+    onSortChange: (next: SortState) => {
+      onSort(next);
+      setSort(next);
+    },
+  };
+}
+
+function ServerTable(reports: Reports) {
+  const held = useHeldState(reports, 3, null);
   // The server answers one page; the table must show it as given, not slice or sort it again.
-  const rows = people(10).map((row) => ({ ...row, id: row.id + (page - 1) * 10, name: `Server ${page}-${row.id}` }));
+  const rows = people(10).map((row) => ({
+    ...row,
+    id: row.id + (held.page - 1) * 10,
+    name: `Server ${held.page}-${row.id}`,
+  }));
   return (
     <DataTable
       mode="server"
@@ -127,16 +150,7 @@ function ServerTable({ onPage, onSort }: { onPage: (page: number) => void; onSor
       rows={rows}
       rowKey={(row) => row.id}
       total={250}
-      page={page}
-      onPageChange={(next) => {
-        onPage(next);
-        setPage(next);
-      }}
-      sort={sort}
-      onSortChange={(next) => {
-        onSort(next);
-        setSort(next);
-      }}
+      {...held}
     />
   );
 }
@@ -223,27 +237,9 @@ describe('DataTable, row selection', () => {
   });
 });
 
-function HeldTable({ onPage, onSort }: { onPage: (page: number) => void; onSort: (sort: SortState) => void }) {
-  const [page, setPage] = useState(2);
-  const [sort, setSort] = useState<SortState | null>({ key: 'name', direction: 'desc' });
-  return (
-    <DataTable
-      label="People"
-      columns={columns}
-      rows={people(25)}
-      rowKey={(row) => row.id}
-      page={page}
-      onPageChange={(next) => {
-        onPage(next);
-        setPage(next);
-      }}
-      sort={sort}
-      onSortChange={(next) => {
-        onSort(next);
-        setSort(next);
-      }}
-    />
-  );
+function HeldTable(reports: Reports) {
+  const held = useHeldState(reports, 2, { key: 'name', direction: 'desc' });
+  return <DataTable label="People" columns={columns} rows={people(25)} rowKey={(row) => row.id} {...held} />;
 }
 
 describe('DataTable, client side with the state held by the page (the URL)', () => {

@@ -6,6 +6,7 @@ import { DeleteModal } from '../../components/delete-modal';
 import { Truncate } from '../../components/truncate';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
 import { ARCHIVE_SCHEDULES_FAILURE, useArchiveSchedules } from './api';
+import type { SelectionDialogProps } from './schedule-format';
 import { fullName } from './schedule-format';
 
 /** The names the selection touches, once each, and the dates it covers (spec section 2). */
@@ -16,15 +17,7 @@ export function deleteSummary(schedules: readonly Schedule[]) {
 }
 
 /** Delete mode's dialog: lists the affected users and the covered range, then archives. */
-export function DeleteSchedulesModal({
-  schedules,
-  onClose,
-  onDone,
-}: {
-  schedules: Schedule[];
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function DeleteSchedulesModal({ schedules, onClose, onDone }: SelectionDialogProps) {
   const { t } = useTranslation();
   const archive = useArchiveSchedules();
   const summary = deleteSummary(schedules);

@@ -11,3 +11,10 @@ export const scheduleDate = (schedule: Pick<Schedule, 'scheduleStart'>) =>
 /** 'h:mm a – h:mm a' (spec section 9, schedule times). */
 export const scheduleShift = (schedule: Pick<Schedule, 'scheduleStart' | 'scheduleEnd'>) =>
   `${formatEpoch(schedule.scheduleStart, DATE_FORMATS.scheduleTime)} – ${formatEpoch(schedule.scheduleEnd, DATE_FORMATS.scheduleTime)}`;
+
+/** Update and delete mode's dialogs: the selected schedules, closing, and leaving the mode once done. */
+export interface SelectionDialogProps {
+  schedules: Schedule[];
+  onClose: () => void;
+  onDone: () => void;
+}

@@ -8,17 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../components/form-modal';
 import { errorText } from '../../lib/i18n';
 import { useUpdateSchedules } from './api';
+import type { SelectionDialogProps } from './schedule-format';
 
 /** Update mode's dialog: new shift times for every selected schedule, each on its own date. */
-export function UpdateSchedulesModal({
-  schedules,
-  onClose,
-  onDone,
-}: {
-  schedules: Schedule[];
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function UpdateSchedulesModal({ schedules, onClose, onDone }: SelectionDialogProps) {
   const { t } = useTranslation();
   const update = useUpdateSchedules();
   const first = schedules[0];
