@@ -3,7 +3,14 @@ import type { Company } from '@opsdeck/contract/companies';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
+import {
+  type FieldPathByValue,
+  type FieldValues,
+  type Path,
+  type PathValue,
+  type UseFormReturn,
+  useController,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isAdmin } from '../lib/authorities';
 import { errorText } from '../lib/i18n';
@@ -60,22 +67,30 @@ export function CompanySelect({ value, onChange, error, disabled, onBlur }: Comp
 }
 
 interface CompanyFieldProps<TValues extends FieldValues, TOutput> {
-  control: Control<TValues, unknown, TOutput>;
+  form: UseFormReturn<TValues, unknown, TOutput>;
   /** The form's field of the chosen tenant id. */
   name: FieldPathByValue<TValues, string | null>;
   disabled?: boolean;
-  /** Called after the field takes the new company, for the form to clear what belonged to the old one. */
+  /**
+   * The fields that belong to a company, with the value each takes when the company changes: the
+   * old company's departments, roles or users mean nothing in the new one (spec section 4).
+   */
+  resets?: Partial<Record<Path<TValues>, unknown>>;
+  /** Called after the field takes the new company. */
   onChange?: (company: Company | null) => void;
 }
 
-/** The company selector as a field of a react-hook-form form. */
+/** The company selector as a field of a react-hook-form form; an admin's only, so nothing for anyone else. */
 export function CompanyField<TValues extends FieldValues, TOutput>({
-  control,
+  form,
   name,
   disabled,
+  resets = {},
   onChange,
 }: CompanyFieldProps<TValues, TOutput>) {
-  const { field, fieldState } = useController({ control, name });
+  const admin = isAdmin(useViewer());
+  const { field, fieldState } = useController({ control: form.control, name });
+  if (!admin) return null;
   return (
     <CompanySelect
       value={field.value}
@@ -84,6 +99,9 @@ export function CompanyField<TValues extends FieldValues, TOutput>({
       onBlur={field.onBlur}
       onChange={(tenantId, company) => {
         field.onChange(tenantId);
+        const fields = Object.keys(resets) as Path<TValues>[];
+        for (const key of fields) form.setValue(key, resets[key] as PathValue<TValues, Path<TValues>>);
+        form.clearErrors(fields);
         onChange?.(company);
       }}
     />

@@ -70,19 +70,12 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
         },
       }}
     >
-      {admin && (
-        <CompanyField
-          control={form.control}
-          name="company"
-          disabled={editing}
-          onChange={() => {
-            // Another company: its own heads and departments (spec section 4).
-            form.setValue('head', { text: '', id: null });
-            form.setValue('parentId', null);
-            form.clearErrors(['head', 'parentId']);
-          }}
-        />
-      )}
+      <CompanyField
+        form={form}
+        name="company"
+        disabled={editing}
+        resets={{ head: { text: '', id: null }, parentId: null }}
+      />
       <TextInput
         label={t('departments.name')}
         required

@@ -77,7 +77,7 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
         error={errorText(form.formState.errors.name?.message)}
         {...form.register('name')}
       />
-      {admin && <CompanyField control={form.control} name="company" disabled={editing} />}
+      <CompanyField form={form} name="company" disabled={editing} />
       <Controller
         control={form.control}
         name="authorityNames"

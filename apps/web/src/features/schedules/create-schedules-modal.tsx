@@ -93,7 +93,7 @@ export function CreateSchedulesModal({ opened, onClose }: { opened: boolean; onC
       submitLabel={t('schedules.createSubmit')}
       errorPlacement={{ keys: { ERROR_COMPANY_REQUIRED: 'tenantId', ERROR_SCHEDULE_USER_INVALID: 'userIds' } }}
     >
-      {admin && <CompanyField control={form.control} name="tenantId" onChange={() => form.setValue('userIds', [])} />}
+      <CompanyField form={form} name="tenantId" resets={{ userIds: [] }} />
       <Controller
         control={form.control}
         name="userIds"

@@ -78,17 +78,7 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
         },
       }}
     >
-      {admin && (
-        <CompanyField
-          control={form.control}
-          name="company"
-          disabled={editing}
-          onChange={() => {
-            form.setValue('departmentId', null);
-            form.clearErrors('departmentId');
-          }}
-        />
-      )}
+      <CompanyField form={form} name="company" disabled={editing} resets={{ departmentId: null }} />
       <TextInput
         label={t('statuses.name')}
         required

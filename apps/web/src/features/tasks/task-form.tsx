@@ -63,18 +63,7 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
         },
       }}
     >
-      {admin && (
-        <CompanyField
-          control={form.control}
-          name="company"
-          disabled={editing}
-          onChange={() => {
-            form.setValue('statusId', null);
-            form.setValue('departmentId', null);
-            form.clearErrors(['statusId', 'departmentId']);
-          }}
-        />
-      )}
+      <CompanyField form={form} name="company" disabled={editing} resets={{ statusId: null, departmentId: null }} />
       <TextInput label={t('tasks.name')} required error={errorText(errors.name?.message)} {...form.register('name')} />
       <SelectField
         control={form.control}

@@ -126,20 +126,13 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
         },
       }}
     >
-      {admin && (
-        <CompanyField
-          control={form.control}
-          name="company"
-          disabled={editing}
-          onChange={(picked) => {
-            setCompany(picked);
-            // Another company: its own departments and roles (spec section 4).
-            form.setValue('departmentId', null);
-            form.setValue('roleId', null);
-            form.clearErrors(['departmentId', 'roleId']);
-          }}
-        />
-      )}
+      <CompanyField
+        form={form}
+        name="company"
+        disabled={editing}
+        resets={{ departmentId: null, roleId: null }}
+        onChange={setCompany}
+      />
       <TextInput
         label={t('users.firstName')}
         required
