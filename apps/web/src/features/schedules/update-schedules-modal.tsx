@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, Text } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
-import { moveShift, type Schedule, ScheduleShiftForm, type ScheduleShiftFormValues } from '@opsdeck/contract/schedules';
+import { moveShift, ScheduleShiftForm, type ScheduleShiftFormValues } from '@opsdeck/contract/schedules';
 import dayjs from 'dayjs';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
