@@ -1,6 +1,8 @@
 import { AUTHORITY_KEYS, type Authority } from '@opsdeck/contract/authorities';
+import { expect } from 'vitest';
 import type { TestApp } from './app';
-import { createUser, type TestCompany } from './factories';
+import type { TestCompany } from './factories';
+import { tokenFor } from './sign-in';
 
 /** One endpoint of an area, as the authority and tenant tables call it. */
 export type Endpoint = {
@@ -12,19 +14,13 @@ export type Endpoint = {
   authorities: readonly Authority[];
 };
 
-export const endpointName = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
-
-/** Signs in a fresh user of `company` holding exactly `authorities`. */
-export async function tokenFor(t: TestApp, company: TestCompany | null, authorities: readonly Authority[]) {
-  const user = await createUser(t.database.db, { company, authorities });
-  return t.login(user.email, user.password);
-}
+const endpointName = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
 
 /**
  * For each endpoint, a user of the same company who holds every authority except the endpoint's
- * (and ADMIN_ACCESS_LEVEL) calls it. Returns `name → status`, which a test compares with 403s.
+ * (and ADMIN_ACCESS_LEVEL) calls it. Returns `name → status`.
  */
-export async function statusesWithoutAuthority(t: TestApp, company: TestCompany, endpoints: readonly Endpoint[]) {
+async function statusesWithoutAuthority(t: TestApp, company: TestCompany, endpoints: readonly Endpoint[]) {
   const result: Record<string, number> = {};
   for (const endpoint of endpoints) {
     const held = AUTHORITY_KEYS.filter((key) => key !== 'ADMIN_ACCESS_LEVEL' && !endpoint.authorities.includes(key));
@@ -38,9 +34,9 @@ export async function statusesWithoutAuthority(t: TestApp, company: TestCompany,
 /**
  * The endpoints called by `token` (a user of another company holding every authority but
  * ADMIN_ACCESS_LEVEL): plainly, and naming the owner's tenant in X-Tenant-Id. Returns
- * `name → status` and `name (X-Tenant-Id) → status`; a test expects 404 and 403 respectively.
+ * `name → status` and `name (X-Tenant-Id) → status`.
  */
-export async function statusesFromOtherTenant(
+async function statusesFromOtherTenant(
   t: TestApp,
   token: string,
   ownerTenantId: string,
@@ -61,15 +57,29 @@ export async function statusesFromOtherTenant(
   return result;
 }
 
-/** Every authority a company user can hold: for the "other company" caller of the tenant table. */
-export const COMPANY_AUTHORITIES = AUTHORITY_KEYS.filter((key) => key !== 'ADMIN_ACCESS_LEVEL');
-
-/** `{ name: status }` for every endpoint, for `expect(actual).toEqual(expected(...))`. */
-export function expectedStatuses(endpoints: readonly Endpoint[], status: number, spoofedStatus?: number) {
+/** `{ name: status }` for every endpoint (and `name (X-Tenant-Id)` with `spoofedStatus`), as the two above answer. */
+function expectedStatuses(endpoints: readonly Endpoint[], status: number, spoofedStatus?: number) {
   const result: Record<string, number> = {};
   for (const endpoint of endpoints) {
     result[endpointName(endpoint)] = status;
     if (spoofedStatus !== undefined) result[`${endpointName(endpoint)} (X-Tenant-Id)`] = spoofedStatus;
   }
   return result;
+}
+
+/** Expects every endpoint to answer 403 to a user of `company` who lacks the endpoint's authorities. */
+export async function expectRefusedWithoutAuthority(t: TestApp, company: TestCompany, endpoints: readonly Endpoint[]) {
+  expect(await statusesWithoutAuthority(t, company, endpoints)).toEqual(expectedStatuses(endpoints, 403));
+}
+
+/** Expects every endpoint to answer 404 to `token` of another company, and 403 when it names `ownerTenantId`. */
+export async function expectHiddenFromOtherTenant(
+  t: TestApp,
+  token: string,
+  ownerTenantId: string,
+  endpoints: readonly Endpoint[],
+) {
+  expect(await statusesFromOtherTenant(t, token, ownerTenantId, endpoints)).toEqual(
+    expectedStatuses(endpoints, 404, 403),
+  );
 }

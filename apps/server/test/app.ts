@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
+import { expect } from 'vitest';
 import { type App, buildApp } from '../src/app';
 import { prepareData } from '../src/boot';
 import { loadConfig } from '../src/config';
@@ -33,26 +34,34 @@ export type TestApp = {
 };
 
 /**
- * Boots the whole server on a fresh database and a free port, and calls it over real HTTP, the
- * way the console does. Only the provider admin exists; tests add their own rows with factories.
+ * Serves the whole app on `database` (readied first) at a free local port, with a fresh data
+ * directory and the test admin; logs are silent unless `env` sets LOG_LEVEL.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function serveApp(database: Database, env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'opsdeck-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     DEMO: '0',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
-    PUBLIC_URL: 'http://console.opsdeck.test',
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = await openTestDatabase();
   await prepareData(database, config);
   const app = await buildApp({ config, database, ...(env.LOG_LEVEL ? {} : { logger: false }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return { app, dataDir, baseUrl };
+}
+
+/**
+ * Boots the whole server on a fresh database and a free port, and calls it over real HTTP, the
+ * way the console does. Only the provider admin exists; tests add their own rows with factories.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const { app, dataDir, baseUrl } = await serveApp(database, { PUBLIC_URL: 'http://console.opsdeck.test', ...env });
 
   async function call<T>(urlPath: string, options: CallOptions = {}): Promise<CallResult<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -110,9 +119,16 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
  * because the app and the tokens are made in a `beforeAll`.
  */
 export function resourceCalls<T>(app: () => TestApp, path: string, defaultToken: () => string) {
+  const create = (json: unknown, token = defaultToken(), tenantId?: string) =>
+    app().call<T>(path, { json, token, ...(tenantId ? { tenantId } : {}) });
   return {
-    create: (json: unknown, token = defaultToken(), tenantId?: string) =>
-      app().call<T>(path, { json, token, ...(tenantId ? { tenantId } : {}) }),
+    create,
+    /** Creates, expects 201 and answers the created row. */
+    created: async (json: unknown, token = defaultToken()) => {
+      const result = await create(json, token);
+      expect(result.status).toBe(201);
+      return result.body;
+    },
     update: (id: number | string, json: unknown, token = defaultToken()) =>
       app().call<T>(`${path}/${id}`, { method: 'PUT', json, token }),
     remove: (id: number | string, token = defaultToken()) =>

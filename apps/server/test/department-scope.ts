@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { departments } from '../src/db/schema';
-import { COMPANY_AUTHORITIES, tokenFor } from './access-table';
 import { ADMIN, type TestApp } from './app';
-import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from './factories';
+import { createCompany, createDepartment, createUser, type TestCompany } from './factories';
+import { signInCompanyHead, tokenWithEveryAuthority } from './sign-in';
 
 /** Signs in a new Department Head of `company` who heads `departmentId`. */
 async function headOfDepartment(t: TestApp, company: TestCompany, departmentId: number) {
@@ -27,9 +27,7 @@ export async function departmentScopeWorld(t: TestApp) {
   const siblingDept = (await createDepartment(db, a, { name: 'Finance' })).id;
   const otherDept = (await createDepartment(db, b, { name: 'Elsewhere' })).id;
   const adminToken = await t.login(ADMIN.email, ADMIN.password);
-  const head = await createUser(db, { company: a, role: 'COMPANY_ADMINISTRATOR' });
-  await setCompanyHead(db, a, head.id);
-  const companyHeadToken = await t.login(head.email, head.password);
+  const companyHeadToken = (await signInCompanyHead(t, a)).token;
   return {
     a,
     b,
@@ -41,6 +39,9 @@ export async function departmentScopeWorld(t: TestApp) {
     companyHeadToken,
     parentHeadToken: await headOfDepartment(t, a, parentDept),
     siblingHeadToken: await headOfDepartment(t, a, siblingDept),
-    otherToken: await tokenFor(t, b, COMPANY_AUTHORITIES),
+    otherToken: await tokenWithEveryAuthority(t, b),
   };
 }
+
+/** What `departmentScopeWorld` answers: the companies, department ids and signed-in tokens. */
+export type DepartmentScopeWorld = Awaited<ReturnType<typeof departmentScopeWorld>>;

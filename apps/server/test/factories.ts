@@ -106,3 +106,10 @@ export async function createUser(
 export async function setCompanyHead(db: Db, company: TestCompany, userId: number) {
   await db.update(companies).set({ headId: userId }).where(eq(companies.id, company.id));
 }
+
+/** A Company Administrator of `company` (in `departmentId`, if given) who is set as the company's head. */
+export async function createCompanyHead(db: Db, company: TestCompany, departmentId?: number) {
+  const user = await createUser(db, { company, role: 'COMPANY_ADMINISTRATOR', departmentId });
+  await setCompanyHead(db, company, user.id);
+  return user;
+}

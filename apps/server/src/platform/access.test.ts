@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../test/app';
-import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from '../../test/factories';
+import { createCompany, createDepartment, createUser, type TestCompany } from '../../test/factories';
+import { signInCompanyHead } from '../../test/sign-in';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { registerAccessControl } from './access';
@@ -20,12 +21,10 @@ beforeAll(async () => {
   const { db } = t.database;
   north = await createCompany(db, { name: 'North Co' });
   south = await createCompany(db, { name: 'South Co' });
-  const head = await createUser(db, { company: north, role: 'COMPANY_ADMINISTRATOR' });
-  await setCompanyHead(db, north, head.id);
+  headToken = (await signInCompanyHead(t, north)).token;
   const department = await createDepartment(db, north, { name: 'Claims' });
   const employee = await createUser(db, { company: north, role: 'EMPLOYEE', departmentId: department.id });
   adminToken = await t.login(ADMIN.email, ADMIN.password);
-  headToken = await t.login(head.email, head.password);
   employeeToken = await t.login(employee.email, employee.password);
 });
 afterAll(async () => {

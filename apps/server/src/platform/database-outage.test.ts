@@ -1,15 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN } from '../../test/app';
+import { ADMIN, serveApp } from '../../test/app';
 import { createCompany, createUser, type TestCompany } from '../../test/factories';
 import { clusterUnavailableReason, createPostgresCluster, type PostgresCluster } from '../../test/postgres-cluster';
-import { type App, buildApp } from '../app';
-import { prepareData } from '../boot';
-import { loadConfig } from '../config';
+import type { App } from '../app';
 import { type Database, openDatabase, openDatabaseWhenReachable } from '../db/client';
 import { companies, departments } from '../db/schema';
 import { isDatabaseUnavailable } from './database-errors';
@@ -26,20 +22,7 @@ type Server = { app: App; database: Database; baseUrl: string; token: string; cl
 
 /** The whole server over real HTTP, on a database the test controls (closes it, stops its cluster). */
 async function startServer(database: Database, env: Record<string, string> = {}): Promise<Server> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'opsdeck-outage-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DEMO: '0',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
-  await prepareData(database, config);
-  const app = await buildApp({ config, database, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const { app, dataDir, baseUrl } = await serveApp(database, env);
   const login = await fetch(`${baseUrl}/api/login`, {
     method: 'POST',
     headers: { [HEADERS.appKey]: CONSOLE_APP_KEY, 'content-type': 'application/json' },

@@ -1,7 +1,7 @@
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../test/app';
-import { createCompany, createDepartment, createUser, setCompanyHead } from '../../test/factories';
+import { createCompany, createCompanyHead, createDepartment, createUser } from '../../test/factories';
 import { bodyExcerpt, hostileRequest, type OpenApi, seededRandom } from '../../test/hostile-values';
 import { insertSession } from '../modules/auth/queries';
 import { digest, newSecret } from './tokens';
@@ -27,8 +27,7 @@ beforeAll(async () => {
   const company = await createCompany(t.database.db, { name: 'Hostile Input Co' });
   tenantId = company.tenantId;
   const department = await createDepartment(t.database.db, company, { name: 'Target Desk' });
-  const head = await createUser(t.database.db, { company, role: 'COMPANY_ADMINISTRATOR', departmentId: department.id });
-  await setCompanyHead(t.database.db, company, head.id);
+  const head = await createCompanyHead(t.database.db, company, department.id);
   headId = head.id;
   await createUser(t.database.db, { company, role: 'EMPLOYEE', departmentId: department.id });
   const admin = await t.call<{ id: number }>('/api/user/profile/current-user', {

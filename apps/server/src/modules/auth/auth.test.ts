@@ -36,6 +36,22 @@ const resetKeyOf = (mail: string) => {
   return decodeURIComponent(match[1]);
 };
 
+/** A new company's employee who asked for a password reset, and the key mailed to them. */
+async function employeeWithResetKey() {
+  const company = await createCompany(t.database.db);
+  const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+  await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
+  return { user, key: resetKeyOf(await waitForMail(user.email)) };
+}
+
+/** Backdates every reset key of the user to have expired a moment ago. */
+async function expireResetKeysOf(userId: number) {
+  await t.database.db
+    .update(passwordResetKeys)
+    .set({ expiresAt: Date.now() - 1 })
+    .where(eq(passwordResetKeys.userId, userId));
+}
+
 describe('app key', () => {
   it('refuses a request without an app key', async () => {
     const result = await t.call('/api/test', { appKey: null });
@@ -236,10 +252,7 @@ describe('password reset', () => {
   });
 
   it('tells whether a key still works without using it up, before and after the reset', async () => {
-    const company = await createCompany(t.database.db);
-    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
-    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
-    const key = resetKeyOf(await waitForMail(user.email));
+    const { key } = await employeeWithResetKey();
     const check = (resetPasswordKey: unknown) => t.call('/api/reset-password/check', { json: { resetPasswordKey } });
 
     expect(await check(key)).toMatchObject({ status: 200, body: { valid: true } });
@@ -256,14 +269,8 @@ describe('password reset', () => {
   });
 
   it('tells an expired key as not usable', async () => {
-    const company = await createCompany(t.database.db);
-    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
-    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
-    const key = resetKeyOf(await waitForMail(user.email));
-    await t.database.db
-      .update(passwordResetKeys)
-      .set({ expiresAt: Date.now() - 1 })
-      .where(eq(passwordResetKeys.userId, user.id));
+    const { user, key } = await employeeWithResetKey();
+    await expireResetKeysOf(user.id);
     const result = await t.call('/api/reset-password/check', { json: { resetPasswordKey: key } });
     expect(result.body).toEqual({ valid: false });
   });
@@ -281,10 +288,7 @@ describe('password reset', () => {
   });
 
   it('accepts the spec query form of the reset call', async () => {
-    const company = await createCompany(t.database.db);
-    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
-    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
-    const key = resetKeyOf(await waitForMail(user.email));
+    const { user, key } = await employeeWithResetKey();
     const result = await t.call(
       `/api/user/reset-password?newPassword=${encodeURIComponent('query form secret')}&resetPasswordKey=${encodeURIComponent(key)}`,
       { method: 'POST' },
@@ -313,14 +317,8 @@ describe('password reset', () => {
   });
 
   it('refuses an expired key', async () => {
-    const company = await createCompany(t.database.db);
-    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
-    await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
-    const key = resetKeyOf(await waitForMail(user.email));
-    await t.database.db
-      .update(passwordResetKeys)
-      .set({ expiresAt: Date.now() - 1 })
-      .where(eq(passwordResetKeys.userId, user.id));
+    const { user, key } = await employeeWithResetKey();
+    await expireResetKeysOf(user.id);
     const result = await t.call('/api/user/reset-password', { json: { newPassword: 'late', resetPasswordKey: key } });
     expect(result.body).toMatchObject({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID' });
   });

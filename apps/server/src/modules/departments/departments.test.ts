@@ -1,16 +1,10 @@
 import type { Department, DepartmentHeadCandidate, DepartmentNode } from '@opsdeck/contract/departments';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  COMPANY_AUTHORITIES,
-  type Endpoint,
-  expectedStatuses,
-  statusesFromOtherTenant,
-  statusesWithoutAuthority,
-  tokenFor,
-} from '../../../test/access-table';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createDepartment, createUser, setCompanyHead, type TestCompany } from '../../../test/factories';
+import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
+import { ADMIN, type CallResult, startTestApp, type TestApp } from '../../../test/app';
+import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
+import { signInCompanyHead, tokenFor, tokenWithEveryAuthority } from '../../../test/sign-in';
 import { departments, statuses, users } from '../../db/schema';
 import { ACCESSIBLE_READERS, DEPARTMENT_READERS } from './routes';
 
@@ -42,16 +36,15 @@ beforeAll(async () => {
   support = (await createDepartment(db(), a, { name: 'Support' })).id;
   bDepartment = (await createDepartment(db(), b, { name: 'Sales' })).id;
 
-  const companyHead = await createUser(db(), { company: a, role: 'COMPANY_ADMINISTRATOR' });
+  const companyHead = await signInCompanyHead(t, a);
   companyHeadId = companyHead.id;
-  await setCompanyHead(db(), a, companyHead.id);
   const deptHead = await createUser(db(), { company: a, role: 'DEPARTMENT_HEAD', departmentId: sales });
   deptHeadId = deptHead.id;
   await setHead(sales, deptHead.id);
   employeeId = (await createUser(db(), { company: a, role: 'EMPLOYEE', departmentId: support })).id;
 
   adminToken = await t.login(ADMIN.email, ADMIN.password);
-  headToken = await t.login(companyHead.email, companyHead.password);
+  headToken = companyHead.token;
   deptHeadToken = await t.login(deptHead.email, deptHead.password);
 });
 afterAll(async () => {
@@ -59,6 +52,14 @@ afterAll(async () => {
 });
 
 const names = (list: { name: string }[]) => list.map((department) => department.name);
+
+/** Expects `call` to answer ERROR_DEPARTMENT_NOT_EXIST (404) for an unknown department id, and 400 for a malformed one. */
+async function expectUnknownAndMalformedId(call: (id: number | string) => Promise<CallResult>) {
+  const missing = await call(999999);
+  expect(missing.status).toBe(404);
+  expect(missing.body).toMatchObject({ key: 'ERROR_DEPARTMENT_NOT_EXIST' });
+  expect((await call('abc')).status).toBe(400);
+}
 
 describe('GET /api/department', () => {
   it('lists the own company’s departments with head and parent, by name', async () => {
@@ -112,10 +113,7 @@ describe('GET /api/department/{id}', () => {
   });
 
   it('answers ERROR_DEPARTMENT_NOT_EXIST for an unknown id and a bad one', async () => {
-    const missing = await t.call('/api/department/999999', { token: headToken });
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ key: 'ERROR_DEPARTMENT_NOT_EXIST' });
-    expect((await t.call('/api/department/abc', { token: headToken })).status).toBe(400);
+    await expectUnknownAndMalformedId((id) => t.call(`/api/department/${id}`, { token: headToken }));
   });
 });
 
@@ -270,10 +268,7 @@ describe('PUT /api/department/{id}', () => {
   });
 
   it('answers ERROR_DEPARTMENT_NOT_EXIST for an unknown id, and 400 for a bad one', async () => {
-    const missing = await update(999999, { name: 'Ghost', headId: deptHeadId });
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ key: 'ERROR_DEPARTMENT_NOT_EXIST' });
-    expect((await update('abc', { name: 'Ghost', headId: deptHeadId })).status).toBe(400);
+    await expectUnknownAndMalformedId((id) => update(id, { name: 'Ghost', headId: deptHeadId }));
   });
 
   it('lets an admin with no company picked update a company’s department', async () => {
@@ -322,10 +317,7 @@ describe('DELETE /api/department/{id}', () => {
   });
 
   it('answers ERROR_DEPARTMENT_NOT_EXIST for an unknown id, and 400 for a bad one', async () => {
-    const missing = await remove(999999);
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ key: 'ERROR_DEPARTMENT_NOT_EXIST' });
-    expect((await remove('abc')).status).toBe(400);
+    await expectUnknownAndMalformedId((id) => remove(id));
   });
 });
 
@@ -417,10 +409,9 @@ describe('GET /api/user/get-department-head-list', () => {
   });
 
   it('answers ERROR_DEPARTMENT_NOT_EXIST for an unknown department and 400 for a bad id', async () => {
-    const missing = await t.call('/api/user/get-department-head-list?departmentId=999999', { token: headToken });
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ key: 'ERROR_DEPARTMENT_NOT_EXIST' });
-    expect((await t.call('/api/user/get-department-head-list?departmentId=x', { token: headToken })).status).toBe(400);
+    await expectUnknownAndMalformedId((id) =>
+      t.call(`/api/user/get-department-head-list?departmentId=${id}`, { token: headToken }),
+    );
   });
 });
 
@@ -455,16 +446,14 @@ describe('authority and tenant table', () => {
   ];
 
   it('refuses a caller without the endpoint’s authority (403)', async () => {
-    expect(await statusesWithoutAuthority(t, a, endpoints())).toEqual(expectedStatuses(endpoints(), 403));
+    await expectRefusedWithoutAuthority(t, a, endpoints());
   });
 
   it('answers 404 to another company for id-addressed rows, 403 when it names the tenant, and lists none of them', async () => {
     const before = await db().select().from(departments).where(eq(departments.tenantId, a.tenantId));
-    const other = await tokenFor(t, b, COMPANY_AUTHORITIES);
+    const other = await tokenWithEveryAuthority(t, b);
     const idAddressed = endpoints().filter((endpoint) => /\d/.test(endpoint.path));
-    expect(await statusesFromOtherTenant(t, other, a.tenantId, idAddressed)).toEqual(
-      expectedStatuses(idAddressed, 404, 403),
-    );
+    await expectHiddenFromOtherTenant(t, other, a.tenantId, idAddressed);
     const lists = endpoints().filter((endpoint) => endpoint.method === 'GET' && !/\d/.test(endpoint.path));
     for (const endpoint of lists) {
       const plain = await t.call<Department[]>(endpoint.path, { token: other });

@@ -1,16 +1,11 @@
 import type { Status } from '@opsdeck/contract/statuses';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Endpoint,
-  expectedStatuses,
-  statusesFromOtherTenant,
-  statusesWithoutAuthority,
-  tokenFor,
-} from '../../../test/access-table';
+import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { resourceCalls, startTestApp, type TestApp } from '../../../test/app';
-import { departmentScopeWorld } from '../../../test/department-scope';
-import { createDepartment, type TestCompany } from '../../../test/factories';
+import { type DepartmentScopeWorld, departmentScopeWorld } from '../../../test/department-scope';
+import { createDepartment } from '../../../test/factories';
+import { tokenFor } from '../../../test/sign-in';
 import { departments, statuses, tasks } from '../../db/schema';
 import { circleIcon, encodePng, pngDataUrl } from '../../platform/png';
 
@@ -18,24 +13,14 @@ type ErrorBody = { key: string; fields?: Record<string, string> };
 type Answer = Status & ErrorBody;
 
 let t: TestApp;
-let a: TestCompany;
-let b: TestCompany;
-let adminToken: string;
-let companyHeadToken: string;
-let parentHeadToken: string;
-let siblingHeadToken: string;
-let otherToken: string;
-/** Company a: parent ⊃ child, and a sibling of the parent with a head of its own. */
-let parentDept: number;
-let childDept: number;
-let siblingDept: number;
-let otherDept: number;
+/** Company a: parentDept ⊃ childDept, and siblingDept beside it, each with a head; company b: otherDept. */
+let world: DepartmentScopeWorld;
 const db = () => t.database.db;
 
 const icon = (size: number, color = '#2f9e44') => pngDataUrl(circleIcon(size, color));
 const body = (overrides: Record<string, unknown> = {}) => ({
   name: `Status ${Math.random().toString(36).slice(2, 8)}`,
-  departmentId: childDept,
+  departmentId: world.childDept,
   threshold: 15,
   color: '#2f9e44',
   icon: icon(24),
@@ -44,35 +29,18 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const { create, update, remove } = resourceCalls<Answer>(
+const { create, created, update, remove } = resourceCalls<Answer>(
   () => t,
   '/api/status',
-  () => companyHeadToken,
+  () => world.companyHeadToken,
 );
-
-async function createOne(overrides: Record<string, unknown> = {}, token = companyHeadToken) {
-  const result = await create(body(overrides), token);
-  expect(result.status).toBe(201);
-  return result.body;
-}
+const createOne = (overrides: Record<string, unknown> = {}, token?: string) => created(body(overrides), token);
 
 const rowOf = async (id: number) => (await db().select().from(statuses).where(eq(statuses.id, id)))[0];
 
 beforeAll(async () => {
   t = await startTestApp();
-  ({
-    a,
-    b,
-    parentDept,
-    childDept,
-    siblingDept,
-    otherDept,
-    adminToken,
-    companyHeadToken,
-    parentHeadToken,
-    siblingHeadToken,
-    otherToken,
-  } = await departmentScopeWorld(t));
+  world = await departmentScopeWorld(t);
 });
 afterAll(async () => {
   await t.close();
@@ -86,8 +54,8 @@ describe('POST /api/status', () => {
     expect(result.body).toEqual({
       id: expect.any(Number),
       name: 'Available',
-      department: { id: childDept, name: 'Dispatch' },
-      departmentId: childDept,
+      department: { id: world.childDept, name: 'Dispatch' },
+      departmentId: world.childDept,
       threshold: 15,
       color: '#2f9e44',
       icon: json.icon,
@@ -95,13 +63,13 @@ describe('POST /api/status', () => {
       trackIdle: true,
       editable: true,
       builtIn: false,
-      tenantId: a.tenantId,
+      tenantId: world.a.tenantId,
     });
     expect((await rowOf(result.body.id))?.icon.length).toBeGreaterThan(8);
   });
 
   it('defaults the threshold to 0 and track idle to false', async () => {
-    const result = await create({ name: 'Offline', departmentId: childDept, color: '#000000', icon: icon(48) });
+    const result = await create({ name: 'Offline', departmentId: world.childDept, color: '#000000', icon: icon(48) });
     expect(result.status).toBe(201);
     expect(result.body).toMatchObject({ threshold: 0, trackIdle: false, fileName: 'icon.png' });
   });
@@ -129,12 +97,11 @@ describe('POST /api/status', () => {
     ['no icon', { icon: undefined }, 'icon', 'ERROR_STATUS_ICON_REQUIRED'],
     ['an empty icon', { icon: '' }, 'icon', 'ERROR_STATUS_ICON_REQUIRED'],
   ])('refuses %s', async (_case, overrides, field, key) => {
-    const before = await t.call<Status[]>('/api/status', { token: companyHeadToken });
+    const before = await t.call<Status[]>('/api/status', { token: world.companyHeadToken });
     const result = await create(body(overrides));
-    expect(result.status).toBe(400);
-    expect(result.body.key).toBe(key);
+    expect(result).toMatchObject({ status: 400, body: { key } });
     expect(result.body.fields?.[field]).toBe(key);
-    const after = await t.call<Status[]>('/api/status', { token: companyHeadToken });
+    const after = await t.call<Status[]>('/api/status', { token: world.companyHeadToken });
     expect(after.body).toHaveLength(before.body.length);
   });
 
@@ -199,7 +166,7 @@ describe('POST /api/status', () => {
   });
 
   it('refuses a department of another company as not existing', async () => {
-    const result = await create(body({ departmentId: otherDept }));
+    const result = await create(body({ departmentId: world.otherDept }));
     expect(result.status).toBe(400);
     expect(result.body).toMatchObject({
       key: 'ERROR_DEPARTMENT_NOT_EXIST',
@@ -208,28 +175,25 @@ describe('POST /api/status', () => {
   });
 
   it('refuses an archived department as not existing', async () => {
-    const archived = (await createDepartment(db(), a)).id;
+    const archived = (await createDepartment(db(), world.a)).id;
     await db().update(departments).set({ archived: true }).where(eq(departments.id, archived));
     const result = await create(body({ departmentId: archived }));
-    expect(result.status).toBe(400);
-    expect(result.body.key).toBe('ERROR_DEPARTMENT_NOT_EXIST');
+    expect(result).toMatchObject({ status: 400, body: { key: 'ERROR_DEPARTMENT_NOT_EXIST' } });
   });
 
   it('asks an admin with no X-Tenant-Id for a company, and creates in the one named', async () => {
-    const missing = await create(body(), adminToken);
-    expect(missing.status).toBe(400);
-    expect(missing.body.key).toBe('ERROR_COMPANY_REQUIRED');
-    const result = await create(body(), adminToken, a.tenantId);
+    const missing = await create(body(), world.adminToken);
+    expect(missing).toMatchObject({ status: 400, body: { key: 'ERROR_COMPANY_REQUIRED' } });
+    const result = await create(body(), world.adminToken, world.a.tenantId);
     expect(result.status).toBe(201);
-    expect(result.body.tenantId).toBe(a.tenantId);
+    expect(result.body.tenantId).toBe(world.a.tenantId);
   });
 
   it('lets a department head create in their department and below, nowhere else', async () => {
-    expect((await create(body({ departmentId: parentDept }), parentHeadToken)).status).toBe(201);
-    expect((await create(body({ departmentId: childDept }), parentHeadToken)).status).toBe(201);
-    const refused = await create(body({ departmentId: siblingDept }), parentHeadToken);
-    expect(refused.status).toBe(403);
-    expect(refused.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
+    expect((await create(body({ departmentId: world.parentDept }), world.parentHeadToken)).status).toBe(201);
+    expect((await create(body({ departmentId: world.childDept }), world.parentHeadToken)).status).toBe(201);
+    const refused = await create(body({ departmentId: world.siblingDept }), world.parentHeadToken);
+    expect(refused).toMatchObject({ status: 403, body: { key: 'ERROR_STATUS_INACCESSIBLE' } });
   });
 
   it('fits a 512000-byte icon in the 1 MiB body limit', async () => {
@@ -243,58 +207,57 @@ describe('POST /api/status', () => {
 
 describe('GET /api/status', () => {
   it('lists the tenant’s statuses by name, and an admin’s list covers every company unless one is named', async () => {
-    const otherResult = await create(body({ departmentId: otherDept }), adminToken, b.tenantId);
+    const otherResult = await create(body({ departmentId: world.otherDept }), world.adminToken, world.b.tenantId);
     expect(otherResult.status).toBe(201);
     const other = otherResult.body;
-    const own = await t.call<Status[]>('/api/status', { token: companyHeadToken });
+    const own = await t.call<Status[]>('/api/status', { token: world.companyHeadToken });
     expect(own.status).toBe(200);
     expect(own.body.length).toBeGreaterThan(0);
-    expect(own.body.every((status) => status.tenantId === a.tenantId)).toBe(true);
+    expect(own.body.every((status) => status.tenantId === world.a.tenantId)).toBe(true);
     const names = own.body.map((status) => status.name);
     expect(names).toEqual([...names].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
-    const all = await t.call<Status[]>('/api/status', { token: adminToken });
+    const all = await t.call<Status[]>('/api/status', { token: world.adminToken });
     expect(all.body.map((status) => status.id)).toContain(other.id);
-    const named = await t.call<Status[]>('/api/status', { token: adminToken, tenantId: b.tenantId });
+    const named = await t.call<Status[]>('/api/status', { token: world.adminToken, tenantId: world.b.tenantId });
     expect(named.body.map((status) => status.id)).toEqual([other.id]);
   });
 
   it('answers one status, and a missing or malformed id as not existing', async () => {
     const created = await createOne();
-    const one = await t.call<Answer>(`/api/status/${created.id}`, { token: companyHeadToken });
+    const one = await t.call<Answer>(`/api/status/${created.id}`, { token: world.companyHeadToken });
     expect(one.body).toEqual(created);
-    const missing = await t.call<ErrorBody>('/api/status/999999', { token: companyHeadToken });
-    expect(missing.status).toBe(404);
-    expect(missing.body.key).toBe('ERROR_STATUS_NOT_EXIST');
-    const malformed = await t.call<ErrorBody>('/api/status/abc', { token: companyHeadToken });
+    const missing = await t.call<ErrorBody>('/api/status/999999', { token: world.companyHeadToken });
+    expect(missing).toMatchObject({ status: 404, body: { key: 'ERROR_STATUS_NOT_EXIST' } });
+    const malformed = await t.call<ErrorBody>('/api/status/abc', { token: world.companyHeadToken });
     expect(malformed.status).toBe(400);
   });
 
   it('says which statuses the caller may change: editable in the departments they head and below', async () => {
-    const inChild = await createOne({ departmentId: childDept });
-    const inSibling = await createOne({ departmentId: siblingDept });
-    const builtIn = await createOne({ departmentId: childDept });
+    const inChild = await createOne({ departmentId: world.childDept });
+    const inSibling = await createOne({ departmentId: world.siblingDept });
+    const builtIn = await createOne({ departmentId: world.childDept });
     await db().update(statuses).set({ builtIn: true }).where(eq(statuses.id, builtIn.id));
     const editableFor = async (token: string) => {
       const list = (await t.call<Status[]>('/api/status', { token })).body;
       const byId = new Map(list.map((status) => [status.id, status]));
       return [inChild.id, inSibling.id, builtIn.id].map((id) => [byId.get(id)!.editable, byId.get(id)!.builtIn]);
     };
-    expect(await editableFor(parentHeadToken)).toEqual([
+    expect(await editableFor(world.parentHeadToken)).toEqual([
       [true, false],
       [false, false],
       [false, true],
     ]);
-    expect(await editableFor(companyHeadToken)).toEqual([
+    expect(await editableFor(world.companyHeadToken)).toEqual([
       [true, false],
       [true, false],
       [false, true],
     ]);
-    const one = await t.call<Status>(`/api/status/${inSibling.id}`, { token: siblingHeadToken });
+    const one = await t.call<Status>(`/api/status/${inSibling.id}`, { token: world.siblingHeadToken });
     expect(one.body.editable).toBe(true);
   });
 
   it('is readable with a task authority alone (the task form needs it)', async () => {
-    const token = await tokenFor(t, a, ['CREATE_TASK']);
+    const token = await tokenFor(t, world.a, ['CREATE_TASK']);
     expect((await t.call('/api/status', { token })).status).toBe(200);
   });
 });
@@ -320,8 +283,7 @@ describe('PUT /api/status/{id}', () => {
     const result = await update(created.id, body({ icon: next, fileName: 'orange.png' }));
     expect(result.body).toMatchObject({ icon: next, fileName: 'orange.png' });
     const wrong = await update(created.id, body({ icon: icon(64) }));
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.key).toBe('ERROR_STATUS_ICON_INVALID_DIMENSION');
+    expect(wrong).toMatchObject({ status: 400, body: { key: 'ERROR_STATUS_ICON_INVALID_DIMENSION' } });
     expect((await rowOf(created.id))?.fileName).toBe('orange.png');
   });
 
@@ -335,8 +297,7 @@ describe('PUT /api/status/{id}', () => {
   ])('refuses %s', async (_case, overrides, key) => {
     const created = await createOne();
     const result = await update(created.id, body(overrides));
-    expect(result.status).toBe(400);
-    expect(result.body.key).toBe(key);
+    expect(result).toMatchObject({ status: 400, body: { key } });
     expect((await rowOf(created.id))?.name).toBe(created.name);
   });
 
@@ -344,42 +305,43 @@ describe('PUT /api/status/{id}', () => {
     const created = await createOne();
     await db().update(statuses).set({ builtIn: true }).where(eq(statuses.id, created.id));
     const result = await update(created.id, body({ name: 'Changed' }));
-    expect(result.status).toBe(403);
-    expect(result.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
+    expect(result).toMatchObject({ status: 403, body: { key: 'ERROR_STATUS_INACCESSIBLE' } });
     expect((await rowOf(created.id))?.name).toBe(created.name);
   });
 
   it('lets the head of a parent department edit a status of its child', async () => {
-    const created = await createOne({ departmentId: childDept });
-    const result = await update(created.id, body({ name: 'By the parent head' }), parentHeadToken);
+    const created = await createOne({ departmentId: world.childDept });
+    const result = await update(created.id, body({ name: 'By the parent head' }), world.parentHeadToken);
     expect(result.status).toBe(200);
     expect(result.body.name).toBe('By the parent head');
   });
 
   it('refuses the head of a sibling department', async () => {
-    const created = await createOne({ departmentId: childDept });
-    const result = await update(created.id, body({ name: 'Sibling', departmentId: siblingDept }), siblingHeadToken);
-    expect(result.status).toBe(403);
-    expect(result.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
+    const created = await createOne({ departmentId: world.childDept });
+    const result = await update(
+      created.id,
+      body({ name: 'Sibling', departmentId: world.siblingDept }),
+      world.siblingHeadToken,
+    );
+    expect(result).toMatchObject({ status: 403, body: { key: 'ERROR_STATUS_INACCESSIBLE' } });
     expect((await rowOf(created.id))?.name).toBe(created.name);
   });
 
   it('refuses moving a status into a department the caller does not manage', async () => {
-    const created = await createOne({ departmentId: childDept }, parentHeadToken);
-    const result = await update(created.id, body({ departmentId: siblingDept }), parentHeadToken);
-    expect(result.status).toBe(403);
-    expect(result.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
-    expect((await rowOf(created.id))?.departmentId).toBe(childDept);
+    const created = await createOne({ departmentId: world.childDept }, world.parentHeadToken);
+    const result = await update(created.id, body({ departmentId: world.siblingDept }), world.parentHeadToken);
+    expect(result).toMatchObject({ status: 403, body: { key: 'ERROR_STATUS_INACCESSIBLE' } });
+    expect((await rowOf(created.id))?.departmentId).toBe(world.childDept);
   });
 
   it('lets the company head and the admin edit any department’s status', async () => {
-    const created = await createOne({ departmentId: siblingDept }, siblingHeadToken);
-    expect((await update(created.id, body({ departmentId: childDept }))).status).toBe(200);
+    const created = await createOne({ departmentId: world.siblingDept }, world.siblingHeadToken);
+    expect((await update(created.id, body({ departmentId: world.childDept }))).status).toBe(200);
     const byAdmin = await t.call<Answer>(`/api/status/${created.id}`, {
       method: 'PUT',
-      json: body({ name: 'By the admin', departmentId: siblingDept }),
-      token: adminToken,
-      tenantId: a.tenantId,
+      json: body({ name: 'By the admin', departmentId: world.siblingDept }),
+      token: world.adminToken,
+      tenantId: world.a.tenantId,
     });
     expect(byAdmin.status).toBe(200);
     expect(byAdmin.body.name).toBe('By the admin');
@@ -387,8 +349,7 @@ describe('PUT /api/status/{id}', () => {
 
   it('answers a missing status as not existing', async () => {
     const result = await update(999_999, body());
-    expect(result.status).toBe(404);
-    expect(result.body.key).toBe('ERROR_STATUS_NOT_EXIST');
+    expect(result).toMatchObject({ status: 404, body: { key: 'ERROR_STATUS_NOT_EXIST' } });
   });
 });
 
@@ -405,10 +366,9 @@ describe('DELETE /api/status/{id}', () => {
     const created = await createOne();
     await db()
       .insert(tasks)
-      .values({ tenantId: a.tenantId, name: 'Uses it', statusId: created.id, departmentId: childDept });
+      .values({ tenantId: world.a.tenantId, name: 'Uses it', statusId: created.id, departmentId: world.childDept });
     const result = await remove(created.id);
-    expect(result.status).toBe(409);
-    expect(result.body.key).toBe('ERROR_STATUS_DELETE');
+    expect(result).toMatchObject({ status: 409, body: { key: 'ERROR_STATUS_DELETE' } });
     expect(await rowOf(created.id)).toBeDefined();
   });
 
@@ -416,17 +376,15 @@ describe('DELETE /api/status/{id}', () => {
     const created = await createOne();
     await db().update(statuses).set({ builtIn: true }).where(eq(statuses.id, created.id));
     const result = await remove(created.id);
-    expect(result.status).toBe(403);
-    expect(result.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
+    expect(result).toMatchObject({ status: 403, body: { key: 'ERROR_STATUS_INACCESSIBLE' } });
   });
 
   it('refuses the head of a sibling department, allows the head of the parent', async () => {
-    const created = await createOne({ departmentId: childDept });
-    const refused = await remove(created.id, siblingHeadToken);
-    expect(refused.status).toBe(403);
-    expect(refused.body.key).toBe('ERROR_STATUS_INACCESSIBLE');
+    const created = await createOne({ departmentId: world.childDept });
+    const refused = await remove(created.id, world.siblingHeadToken);
+    expect(refused).toMatchObject({ status: 403, body: { key: 'ERROR_STATUS_INACCESSIBLE' } });
     expect(await rowOf(created.id)).toBeDefined();
-    expect((await remove(created.id, parentHeadToken)).status).toBe(200);
+    expect((await remove(created.id, world.parentHeadToken)).status).toBe(200);
   });
 });
 
@@ -454,21 +412,18 @@ describe('authorities and tenants', () => {
   });
 
   it('refuses a caller without the endpoint’s authority', async () => {
-    expect(await statusesWithoutAuthority(t, a, endpoints)).toEqual(expectedStatuses(endpoints, 403));
+    await expectRefusedWithoutAuthority(t, world.a, endpoints);
   });
 
   it('answers another company’s ids as not existing, and refuses its X-Tenant-Id', async () => {
     const idAddressed = endpoints.filter((endpoint) => /\d+$/.test(endpoint.path));
-    expect(await statusesFromOtherTenant(t, otherToken, a.tenantId, idAddressed)).toEqual(
-      expectedStatuses(idAddressed, 404, 403),
-    );
-    const list = await t.call<Status[]>('/api/status', { token: otherToken });
-    expect(list.body.some((status) => status.tenantId === a.tenantId)).toBe(false);
+    await expectHiddenFromOtherTenant(t, world.otherToken, world.a.tenantId, idAddressed);
+    const list = await t.call<Status[]>('/api/status', { token: world.otherToken });
+    expect(list.body.some((status) => status.tenantId === world.a.tenantId)).toBe(false);
     // The other company's POST lands in its own tenant, never in a's (its departmentId is a's: refused).
-    const post = await create(body(), otherToken);
-    expect(post.status).toBe(400);
-    expect(post.body.key).toBe('ERROR_DEPARTMENT_NOT_EXIST');
-    expect(await t.call<Answer>(`/api/status/${target.id}`, { token: companyHeadToken })).toMatchObject({
+    const post = await create(body(), world.otherToken);
+    expect(post).toMatchObject({ status: 400, body: { key: 'ERROR_DEPARTMENT_NOT_EXIST' } });
+    expect(await t.call<Answer>(`/api/status/${target.id}`, { token: world.companyHeadToken })).toMatchObject({
       status: 200,
       body: target,
     });
