@@ -1,8 +1,29 @@
-import { Alert, Button, type ButtonProps, Select, type SelectProps } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  type ButtonProps,
+  PasswordInput,
+  type PasswordInputProps,
+  Select,
+  type SelectProps,
+  TextInput,
+  type TextInputProps,
+} from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { MouseEvent, ReactNode } from 'react';
-import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
+import {
+  type Control,
+  type FieldError,
+  type FieldPathByValue,
+  type FieldValues,
+  get,
+  type Path,
+  type RegisterOptions,
+  type UseFormReturn,
+  useController,
+  useFormState,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../lib/i18n';
 import { truncateText } from '../lib/truncate';
@@ -96,4 +117,47 @@ export function nameOptions(items: readonly Named[]) {
     value: String(item.id),
     label: truncateText(item.name, LIMITS.truncate.dropdownName),
   }));
+}
+
+type InputFieldProps<TValues extends FieldValues, TOutput> = {
+  form: UseFormReturn<TValues, unknown, TOutput>;
+  name: Path<TValues>;
+  /** Options of the registration (an onChange that re-checks a dependent field). */
+  rules?: RegisterOptions<TValues, Path<TValues>>;
+  /** An error key shown while the field has none of its own (a check the server answers: e-mail taken). */
+  otherError?: string;
+};
+
+/** The field's error key, else `otherError`, as text; the field follows its own error state. */
+function useFieldError<TValues extends FieldValues, TOutput>(
+  form: UseFormReturn<TValues, unknown, TOutput>,
+  name: Path<TValues>,
+  otherError?: string,
+) {
+  const { errors } = useFormState({ control: form.control, name });
+  return errorText((get(errors, name) as FieldError | undefined)?.message ?? otherError);
+}
+
+/** A text input registered on a form field, showing the field's error key as text. */
+export function TextField<TValues extends FieldValues, TOutput>({
+  form,
+  name,
+  rules,
+  otherError,
+  ...props
+}: InputFieldProps<TValues, TOutput> & Omit<TextInputProps, 'form' | 'name' | 'error'>) {
+  const error = useFieldError(form, name, otherError);
+  return <TextInput {...props} error={error} {...form.register(name, rules)} />;
+}
+
+/** A password input registered on a form field, showing the field's error key as text. */
+export function PasswordField<TValues extends FieldValues, TOutput>({
+  form,
+  name,
+  rules,
+  otherError,
+  ...props
+}: InputFieldProps<TValues, TOutput> & Omit<PasswordInputProps, 'form' | 'name' | 'error'>) {
+  const error = useFieldError(form, name, otherError);
+  return <PasswordInput {...props} error={error} {...form.register(name, rules)} />;
 }

@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Stack, Text, TextInput } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { ForgotPasswordForm as ForgotPasswordSchema } from '@opsdeck/contract/auth';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormErrorAlert, SubmitButton } from '../../components/form-parts';
+import { FormErrorAlert, SubmitButton, TextField } from '../../components/form-parts';
 import { applyApiError } from '../../lib/form-errors';
-import { errorText } from '../../lib/i18n';
 import { useSubmitLock } from '../../lib/use-submit-lock';
 import { requestPasswordReset } from './api';
 
@@ -47,14 +46,14 @@ export function ForgotPasswordForm({ onSent }: ForgotPasswordFormProps) {
           {t('auth.forgot.intro')}
         </Text>
         <FormErrorAlert errorKey={generalKey} />
-        <TextInput
+        <TextField
+          form={form}
+          name="email"
           label={t('auth.forgot.email')}
           placeholder={t('auth.login.emailPlaceholder')}
           type="email"
           autoComplete="email"
           autoFocus
-          error={errorText(errors.email?.message)}
-          {...form.register('email')}
         />
         <SubmitButton lock={lock} hasErrors={Object.keys(errors).length > 0} fullWidth size="md">
           {t('auth.forgot.submit')}

@@ -1,14 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { LoginForm as LoginFormSchema } from '@opsdeck/contract/auth';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { FormErrorAlert, SubmitButton } from '../../components/form-parts';
+import { FormErrorAlert, PasswordField, SubmitButton, TextField } from '../../components/form-parts';
 import { isApiError } from '../../lib/api-client';
 import { applyApiError } from '../../lib/form-errors';
-import { errorText } from '../../lib/i18n';
 import { useSubmitLock } from '../../lib/use-submit-lock';
 import { LOGIN_VIEWS, SUPPORT_MAILTO } from './login-views';
 import { useSignIn } from './session';
@@ -46,21 +45,21 @@ export function LoginForm() {
     <form onSubmit={onSubmit} noValidate aria-label={t('auth.login.title')}>
       <Stack gap="md">
         <FormErrorAlert errorKey={generalKey} />
-        <TextInput
+        <TextField
+          form={form}
+          name="email"
           label={t('auth.login.email')}
           placeholder={t('auth.login.emailPlaceholder')}
           type="email"
           autoComplete="username"
           autoFocus
-          error={errorText(errors.email?.message)}
-          {...form.register('email')}
         />
-        <PasswordInput
+        <PasswordField
+          form={form}
+          name="password"
           label={t('auth.login.password')}
           placeholder={t('auth.login.passwordPlaceholder')}
           autoComplete="current-password"
-          error={errorText(errors.password?.message)}
-          {...form.register('password')}
         />
         <Group justify="flex-end">
           <Anchor component={Link} to={LOGIN_VIEWS.forgot} size="sm">

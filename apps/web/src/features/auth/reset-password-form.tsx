@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PasswordInput, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { ResetPasswordForm as ResetPasswordSchema } from '@opsdeck/contract/auth';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormErrorAlert, SubmitButton } from '../../components/form-parts';
+import { FormErrorAlert, PasswordField, SubmitButton } from '../../components/form-parts';
 import { applyApiError } from '../../lib/form-errors';
-import { errorText } from '../../lib/i18n';
 import { useSubmitLock } from '../../lib/use-submit-lock';
 import { postPasswordReset } from './api';
 
@@ -44,23 +43,24 @@ export function ResetPasswordForm({ resetPasswordKey, onChanged }: ResetPassword
           {t('auth.reset.intro')}
         </Text>
         <FormErrorAlert errorKey={generalKey} />
-        <PasswordInput
+        <PasswordField
+          form={form}
+          name="newPassword"
           label={t('auth.reset.newPassword')}
           autoComplete="new-password"
           autoFocus
-          error={errorText(errors.newPassword?.message)}
-          {...form.register('newPassword', {
+          rules={{
             // The confirmation is checked against this field, so it is re-checked when this one changes.
             onChange: () => {
               if (form.getFieldState('confirmPassword').isTouched) void form.trigger('confirmPassword');
             },
-          })}
+          }}
         />
-        <PasswordInput
+        <PasswordField
+          form={form}
+          name="confirmPassword"
           label={t('auth.reset.confirmPassword')}
           autoComplete="new-password"
-          error={errorText(errors.confirmPassword?.message)}
-          {...form.register('confirmPassword')}
         />
         <SubmitButton lock={lock} hasErrors={Object.keys(errors).length > 0} fullWidth size="md">
           {t('auth.reset.submit')}

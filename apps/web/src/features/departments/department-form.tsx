@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { TextInput } from '@mantine/core';
 import type { Department, DepartmentHeadCandidate } from '@opsdeck/contract/departments';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -7,11 +6,10 @@ import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
-import { nameOptions, SelectField } from '../../components/form-parts';
+import { nameOptions, SelectField, TextField } from '../../components/form-parts';
 import { useRecordForm } from '../../components/record-form';
 import { Typeahead } from '../../components/typeahead';
 import { isAdmin } from '../../lib/authorities';
-import { errorText } from '../../lib/i18n';
 import { useViewer } from '../../lib/profile-context';
 import { departmentsQueryOptions } from '../../resources/departments';
 import { departmentHeadsQueryOptions } from '../../resources/users';
@@ -76,12 +74,7 @@ export function DepartmentFormModal({ opened, onClose, department }: DepartmentF
         disabled={editing}
         resets={{ head: { text: '', id: null }, parentId: null }}
       />
-      <TextInput
-        label={t('departments.name')}
-        required
-        error={errorText(errors.name?.message)}
-        {...form.register('name')}
-      />
+      <TextField form={form} name="name" label={t('departments.name')} required />
       <Controller
         control={form.control}
         name="head"

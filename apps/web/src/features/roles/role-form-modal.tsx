@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Text, TextInput } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { AuthorityItem, Role } from '@opsdeck/contract/roles';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
+import { TextField } from '../../components/form-parts';
 import { isAdmin } from '../../lib/authorities';
-import { errorText } from '../../lib/i18n';
 import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { authoritiesQueryOptions } from '../../resources/roles';
@@ -69,13 +69,13 @@ export function RoleFormModal({ opened, onClose, role }: RoleFormModalProps) {
       success={(values) => doneText(editing ? 'updated' : 'added', values.name.trim())}
       errorPlacement={{ keys: { ERROR_COMPANY_REQUIRED: 'company', ERROR_ROLE_NAME_DUPLICATE: 'name' } }}
     >
-      <TextInput
+      <TextField
+        form={form}
+        name="name"
         label={t('roles.name')}
         placeholder={t('roles.namePlaceholder')}
         required
         data-autofocus
-        error={errorText(form.formState.errors.name?.message)}
-        {...form.register('name')}
       />
       <CompanyField form={form} name="company" disabled={editing} />
       <Controller

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Text, TextInput } from '@mantine/core';
+import { Checkbox, ColorInput, FileInput, Group, Image, NumberInput, Text } from '@mantine/core';
 import { STATUS_LIMITS, type Status } from '@opsdeck/contract/statuses';
 import { IconPhoto } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
-import { nameOptions, SelectField, withCurrent } from '../../components/form-parts';
+import { nameOptions, SelectField, TextField, withCurrent } from '../../components/form-parts';
 import { useRecordForm } from '../../components/record-form';
 import { isAdmin } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
@@ -79,12 +79,7 @@ export function StatusFormModal({ opened, onClose, status }: StatusFormModalProp
       }}
     >
       <CompanyField form={form} name="company" disabled={editing} resets={{ departmentId: null }} />
-      <TextInput
-        label={t('statuses.name')}
-        required
-        error={errorText(errors.name?.message)}
-        {...form.register('name')}
-      />
+      <TextField form={form} name="name" label={t('statuses.name')} required />
       <SelectField
         control={form.control}
         name="departmentId"

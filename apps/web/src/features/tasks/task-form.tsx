@@ -1,15 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { TextInput } from '@mantine/core';
 import type { Task } from '@opsdeck/contract/tasks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanyField } from '../../components/company-select';
 import { FormModal } from '../../components/form-modal';
-import { nameOptions, SelectField, withCurrent } from '../../components/form-parts';
+import { nameOptions, SelectField, TextField, withCurrent } from '../../components/form-parts';
 import { useRecordForm } from '../../components/record-form';
 import { isAdmin } from '../../lib/authorities';
-import { errorText } from '../../lib/i18n';
 import { useViewer } from '../../lib/profile-context';
 import { accessibleDepartmentsQueryOptions } from '../../resources/departments';
 import { statusesQueryOptions } from '../../resources/statuses';
@@ -38,7 +36,6 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
     create: useCreateTask(),
     update: useUpdateTask(),
   });
-  const { errors } = form.formState;
   const statuses = useQuery({ ...statusesQueryOptions(tenant), enabled: ready });
   const departments = useQuery({ ...accessibleDepartmentsQueryOptions(tenant), enabled: ready });
   const departmentId = form.watch('departmentId');
@@ -64,7 +61,7 @@ export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
       }}
     >
       <CompanyField form={form} name="company" disabled={editing} resets={{ statusId: null, departmentId: null }} />
-      <TextInput label={t('tasks.name')} required error={errorText(errors.name?.message)} {...form.register('name')} />
+      <TextField form={form} name="name" label={t('tasks.name')} required />
       <SelectField
         control={form.control}
         name="departmentId"

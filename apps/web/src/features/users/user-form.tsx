@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PasswordInput, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Company } from '@opsdeck/contract/companies';
 import { EMAIL_PATTERN, LIMITS } from '@opsdeck/contract/limits';
@@ -9,9 +8,8 @@ import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanyField, useCompanyScope } from '../../components/company-select';
 import { FormModal, useModalForm } from '../../components/form-modal';
-import { nameOptions, SelectField } from '../../components/form-parts';
+import { nameOptions, PasswordField, SelectField, TextField } from '../../components/form-parts';
 import { isAdmin } from '../../lib/authorities';
-import { errorText } from '../../lib/i18n';
 import { doneText } from '../../lib/notify';
 import { useViewer } from '../../lib/profile-context';
 import { useTenantId } from '../../lib/session';
@@ -75,7 +73,6 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
     [admin, editing],
   );
   const form = useModalForm<UserFormValues, UserFormOutput>({ opened, initial, resolver });
-  const { errors } = form.formState;
   // Admins read the chosen (or the edited user's) company's lists; anyone else their own.
   const { tenant, ready } = useCompanyScope(form.watch('company'), opened);
   const departments = useQuery({ ...departmentsQueryOptions(tenant), enabled: ready });
@@ -133,49 +130,41 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
         resets={{ departmentId: null, roleId: null }}
         onChange={setCompany}
       />
-      <TextInput
-        label={t('users.firstName')}
-        required
-        error={errorText(errors.firstName?.message)}
-        {...form.register('firstName')}
-      />
-      <TextInput
-        label={t('users.lastName')}
-        required
-        error={errorText(errors.lastName?.message)}
-        {...form.register('lastName')}
-      />
-      <TextInput
+      <TextField form={form} name="firstName" label={t('users.firstName')} required />
+      <TextField form={form} name="lastName" label={t('users.lastName')} required />
+      <TextField
+        form={form}
+        name="emailAddress"
         label={t('users.email')}
         required={!editing}
         readOnly={editing}
         disabled={editing}
         type="email"
         autoComplete="off"
-        error={errorText(errors.emailAddress?.message ?? (emailTaken ? 'ERROR_USER_EMAIL_ALREADY_USED' : undefined))}
-        {...form.register('emailAddress')}
+        otherError={emailTaken ? 'ERROR_USER_EMAIL_ALREADY_USED' : undefined}
       />
       {!editing && (
         <>
-          <PasswordInput
+          <PasswordField
+            form={form}
+            name="credential.newPassword"
             label={t('users.password')}
             required
             autoComplete="new-password"
-            error={errorText(errors.credential?.newPassword?.message)}
-            {...form.register('credential.newPassword', {
+            rules={{
               onChange: () => {
                 if (form.getFieldState('credential.confirmPassword').isTouched) {
                   void form.trigger('credential.confirmPassword');
                 }
               },
-            })}
+            }}
           />
-          <PasswordInput
+          <PasswordField
+            form={form}
+            name="credential.confirmPassword"
             label={t('users.confirmPassword')}
             required
             autoComplete="new-password"
-            error={errorText(errors.credential?.confirmPassword?.message)}
-            {...form.register('credential.confirmPassword')}
           />
         </>
       )}
