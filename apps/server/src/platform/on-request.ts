@@ -10,23 +10,29 @@ export type RequestStep = (request: FastifyRequest, reply: FastifyReply) => Prom
  * that returns a promise. Add a step here rather than another onRequest hook.
  */
 export function registerOnRequest(app: FastifyInstance, steps: readonly RequestStep[]) {
-  app.addHook('onRequest', (request, reply, done) => {
-    const from = (index: number): void => {
-      for (let step = index; step < steps.length; step++) {
-        let pending: ReturnType<RequestStep>;
-        try {
-          pending = steps[step]!(request, reply);
-        } catch (error) {
-          done(error as Error);
-          return;
-        }
-        if (pending) {
-          pending.then(() => from(step + 1), done);
-          return;
-        }
-      }
-      done();
-    };
-    from(0);
-  });
+  app.addHook('onRequest', (request, reply, done) => runSteps(steps, 0, request, reply, done));
+}
+
+/** Runs the steps from `index` on; no closure is made unless a step returns a promise. */
+function runSteps(
+  steps: readonly RequestStep[],
+  index: number,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  for (let step = index; step < steps.length; step++) {
+    let pending: ReturnType<RequestStep>;
+    try {
+      pending = steps[step]!(request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (pending) {
+      pending.then(() => runSteps(steps, step + 1, request, reply, done), done);
+      return;
+    }
+  }
+  done();
 }

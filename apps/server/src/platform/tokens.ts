@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** 256 random bits, URL-safe: session tokens and password-reset keys. */
 export function newSecret(): string {
@@ -7,5 +7,5 @@ export function newSecret(): string {
 
 /** Only this digest is stored; a database leak does not leak usable tokens. */
 export function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url');
+  return hash('sha256', secret, 'base64url');
 }

@@ -67,11 +67,15 @@ export function createAuthService(deps: {
     cache.evict(tokenHash);
   }
 
-  async function resolveCaller(token: string): Promise<Caller | null> {
+  /** The caller of a session token: at once when cached, else read from the database. */
+  function resolveCaller(token: string): Caller | null | Promise<Caller | null> {
     const tokenHash = digest(token);
     const now = Date.now();
     const cached = cache.get(tokenHash, now);
-    if (cached !== undefined) return cached;
+    return cached !== undefined ? cached : loadCaller(tokenHash, now);
+  }
+
+  async function loadCaller(tokenHash: string, now: number): Promise<Caller | null> {
     const row = await q.findCallerBySessionHash(db, tokenHash, now);
     const caller: Caller | null = row
       ? {
@@ -91,10 +95,13 @@ export function createAuthService(deps: {
 
   // Tenant ids never change owner; a company's deletion is seen within the cache's lifetime.
   const tenants = new Map<string, { companyId: number | null; until: number }>();
-  async function resolveTenant(tenantId: string): Promise<number | null> {
+  function resolveTenant(tenantId: string): number | null | Promise<number | null> {
     const now = Date.now();
     const cached = tenants.get(tenantId);
-    if (cached && cached.until > now) return cached.companyId;
+    return cached && cached.until > now ? cached.companyId : loadTenant(tenantId, now);
+  }
+
+  async function loadTenant(tenantId: string, now: number): Promise<number | null> {
     const companyId = (await findCompany(db, { tenantId }))?.id ?? null;
     if (tenants.size > 10_000) tenants.clear();
     tenants.set(tenantId, { companyId, until: now + 5_000 });
