@@ -9,9 +9,7 @@ const firstCells = (page: Page, table: string) =>
   page.getByRole('table', { name: table }).getByRole('row').locator('td:first-child').allTextContents();
 
 test.describe('list state in the URL', () => {
-  test('users (paged by the server): search, sort and page survive a reload and the back button', async ({
-    page,
-  }) => {
+  test('users (paged by the server): search, sort and page survive a reload and the back button', async ({ page }) => {
     await signIn(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     const table = page.getByRole('table', { name: 'Users' });
