@@ -1,7 +1,7 @@
 // `npm test`: everything, on a fresh clone. Installs dependencies and (as root) Debian's Chromium
-// when missing, then runs the scripts' own tests, the server's API tests on PGlite (and on
-// PostgreSQL when TEST_DATABASE_URL is set), the console's tests, and the browser tests against
-// the whole stack. Without Chromium every other suite still runs, and the run then fails saying
+// when missing, then runs the scripts' own tests, the licensing formats' tests, the server's API
+// tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), the console's tests, and the
+// browser tests against the whole stack. Without Chromium every other suite still runs, and the run then fails saying
 // how to install it. The last line, `N passed, N failed`, is what CI reads.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ ensureConsoleBuilt();
 const reports = mkdtempSync(path.join(tmpdir(), 'opsdeck-reports-'));
 const suites = [
   { name: 'scripts', workspace: '.', kind: 'node', env: {} },
+  { name: 'licensing', workspace: 'packages/licensing', kind: 'vitest', env: {} },
   { name: 'server (PGlite)', workspace: 'apps/server', kind: 'vitest', env: { TEST_DB: 'pglite' } },
   ...(process.env.TEST_DATABASE_URL
     ? [{ name: 'server (PostgreSQL)', workspace: 'apps/server', kind: 'vitest', env: { TEST_DB: 'postgres' } }]

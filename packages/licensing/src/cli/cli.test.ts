@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeLicenseFile } from '../license-file';
+import { parseRegistrationFile } from '../registration';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'opsdeck-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs a command of this folder as `npm run <name> -- …` does, from `dir`. */
+const run = (name: string, ...argv: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}.ts`), ...argv], {
+    cwd: path.join(import.meta.dirname, '../..'),
+    env: { ...process.env, INIT_CWD: dir },
+    encoding: 'utf8',
+  });
+
+describe('npm run registration-file', () => {
+  it('writes a registration file the server accepts, in the folder it was run from', () => {
+    const result = run(
+      'registration-file',
+      '--name',
+      'Amara Okoye',
+      '--email',
+      'amara@northwind.test',
+      '--mac',
+      'aa-bb-cc-dd-ee-ff',
+      '--out',
+      'amara.dat',
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const bytes = readFileSync(path.join(dir, 'amara.dat'));
+    expect(parseRegistrationFile({ name: 'amara.dat', bytes })).toMatchObject({ macAddresses: ['AA:BB:CC:DD:EE:FF'] });
+  });
+
+  it('refuses what the server would refuse, and writes nothing', () => {
+    const result = run(
+      'registration-file',
+      '--name',
+      'X',
+      '--email',
+      'not-an-email',
+      '--mac',
+      'AA:BB',
+      '--out',
+      'bad.dat',
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Not a valid registration');
+    expect(() => readFileSync(path.join(dir, 'bad.dat'))).toThrow();
+  });
+});
+
+describe('npm run verify-license', () => {
+  const signer = generateKeyPairSync('ed25519');
+  writeFileSync(path.join(dir, 'key.pem'), signer.publicKey.export({ type: 'spki', format: 'pem' }));
+  const license = (expirationDate: number) =>
+    writeLicenseFile(
+      {
+        format: 'opsdeck-license',
+        version: 1,
+        key: 'ODK-7F3Q-K2M9-0000-1111-ABCD-EFGH-JKMN-PQRS',
+        keyId: 1,
+        tenantId: '0b5f7c1e-1111-4c2b-9a40-2d1c0e5f9a01',
+        company: { id: 1, name: 'Northwind Logistics' },
+        license: { id: 1, type: 'pro', expirationDate },
+        department: null,
+        fullName: 'Amara Okoye',
+        emailAddress: 'amara@northwind.test',
+        macAddresses: ['AA:BB:CC:DD:EE:FF'],
+        premiumActivities: [],
+        issuedAt: Date.now(),
+      },
+      signer.privateKey,
+    );
+
+  it('says a genuine file is genuine, until when, and for which machines', () => {
+    writeFileSync(path.join(dir, 'good.lic'), license(Date.now() + 86_400_000));
+    const result = run('verify-license', 'good.lic', '--public-key', 'key.pem');
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^GENUINE, valid until /);
+    expect(result.stdout).toContain('AA:BB:CC:DD:EE:FF');
+  });
+
+  it('fails an expired file and a changed one', () => {
+    writeFileSync(path.join(dir, 'old.lic'), license(Date.now() - 1));
+    expect(run('verify-license', 'old.lic', '--public-key', 'key.pem')).toMatchObject({ status: 1 });
+    const text = license(Date.now() + 86_400_000);
+    const lines = text.split('\n');
+    const payload = Buffer.from(lines[1]!, 'base64');
+    payload[10]! ^= 1;
+    lines[1] = payload.toString('base64');
+    writeFileSync(path.join(dir, 'changed.lic'), lines.join('\n'));
+    const result = run('verify-license', 'changed.lic', '--public-key', 'key.pem');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^NOT GENUINE/);
+  });
+});
