@@ -1,5 +1,6 @@
 import path from 'node:path';
 import formBody from '@fastify/formbody';
+import { loadSigningKey } from '@opsdeck/licensing/signing-key';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -10,6 +11,7 @@ import { companyRoutes } from './modules/companies/routes';
 import { createCompaniesService } from './modules/companies/service';
 import { departmentRoutes } from './modules/departments/routes';
 import { createDepartmentsService } from './modules/departments/service';
+import { licenseRoutes } from './modules/licenses/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { createRolesService } from './modules/roles/service';
 import { scheduleRoutes } from './modules/schedules/routes';
@@ -73,6 +75,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const statuses = createStatusesService({ db });
   const tasks = createTasksService({ db });
   const schedules = createSchedulesService({ db });
+  // Licence files are signed with it (docs/licensing.md); made in DATA_DIR on first start.
+  const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -95,6 +99,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(statusRoutes, { statuses });
       await api.register(taskRoutes, { tasks });
       await api.register(scheduleRoutes, { schedules });
+      await api.register(licenseRoutes, { signing });
     },
     { prefix: '/api' },
   );

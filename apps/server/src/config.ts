@@ -20,6 +20,7 @@ const Env = z.object({
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
+  LICENSE_SIGNING_KEY: z.string().optional(),
 });
 
 export type Config = {
@@ -40,6 +41,8 @@ export type Config = {
   webDist: string | undefined;
   /** Fastify's trustProxy: off unless set, since a trusted X-Forwarded-For decides sign-in throttling. */
   trustProxy: boolean | string[];
+  /** An Ed25519 private key (PEM) that signs licence files; else one kept in DATA_DIR. Never logged. */
+  licenseSigningKey: string | undefined;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -77,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parsed.LOG_LEVEL,
     webDist: parsed.WEB_DIST,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    licenseSigningKey: parsed.LICENSE_SIGNING_KEY,
   };
 }
