@@ -5,6 +5,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { activityRoutes } from './modules/activities/routes';
+import { createActivitiesService } from './modules/activities/service';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { companyRoutes } from './modules/companies/routes';
@@ -75,6 +77,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const statuses = createStatusesService({ db });
   const tasks = createTasksService({ db });
   const schedules = createSchedulesService({ db });
+  const activities = createActivitiesService({ db });
   // Licence files are signed with it (docs/licensing.md); made in DATA_DIR on first start.
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
 
@@ -100,6 +103,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(taskRoutes, { tasks });
       await api.register(scheduleRoutes, { schedules });
       await api.register(licenseRoutes, { signing });
+      await api.register(activityRoutes, { activities });
     },
     { prefix: '/api' },
   );
@@ -107,7 +111,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   if (config.webDist) servesConsole = await registerConsole(app, config.webDist);
 
   return Object.assign(app, {
-    services: { auth, users, companies, departments, roles, statuses, tasks, schedules, mailer, events },
+    services: { auth, users, companies, departments, roles, statuses, tasks, schedules, activities, mailer, events },
   });
 }
 

@@ -76,6 +76,7 @@ export const ERROR_MESSAGES = {
   ERROR_ACTIVITY_CATEGORY_EXCEEDS_CHARACTER_LIMIT: 'Activity category must be at most 255 characters.',
   ERROR_ACTIVITY_ID_REQUIRED: 'Activity is required.',
   ERROR_ACTIVITY_NOT_EXIST: 'The activity cannot be found or is archived.',
+  ERROR_ACTIVITY_KEY_DUPLICATE: 'Another activity already has this key.',
   ERROR_ACTIVITY_GENERAL_INTERNAL: 'Oops! Something went wrong while archiving the activity.',
   // Workflow and directories
   ERROR_WORKFLOW_FILE_REQUIRED: 'Workflow file is required.',

@@ -1,4 +1,5 @@
 /** The whole database schema, as Drizzle and drizzle-kit see it. */
+export * from './schema/activities';
 export * from './schema/companies';
 export * from './schema/departments';
 export * from './schema/roles';
