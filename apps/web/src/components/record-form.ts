@@ -10,11 +10,14 @@ import type { Tenant } from '../resources/tenant';
 import { useCompanyScope, useNewRecordCompany } from './company-select';
 import { useModalForm } from './form-modal';
 
-/** A record of one company that a dialog creates and edits (a department, a status, a task). */
+/**
+ * A record that a dialog creates and edits: of one company (a department, a status, a task), or
+ * of the provider's (an activity), which has no tenant and whose form has no company field.
+ */
 interface CompanyRecord {
   id: number;
   name: string;
-  tenantId: string;
+  tenantId?: string;
 }
 
 interface Save<Body> {
@@ -48,8 +51,8 @@ interface RecordFormOptions<Row extends CompanyRecord, TValues extends FieldValu
  */
 export function useRecordForm<
   Row extends CompanyRecord,
-  TValues extends FieldValues & { company: string | null },
-  TOutput extends { name: string; company: string | null },
+  TValues extends FieldValues & { company?: string | null },
+  TOutput extends { name: string; company?: string | null },
   Body,
 >({
   area,
@@ -68,7 +71,7 @@ export function useRecordForm<
   const newCompany = useNewRecordCompany();
   const initial = useMemo(() => (record ? toForm(record) : empty(newCompany)), [record, newCompany, toForm, empty]);
   const form = useModalForm<TValues, TOutput>({ opened, initial, resolver, onReset });
-  const { tenant, ready } = useCompanyScope(form.watch('company' as Path<TValues>), opened);
+  const { tenant, ready } = useCompanyScope(form.watch('company' as Path<TValues>) ?? null, opened);
 
   const onSubmit = async (values: TOutput) => {
     const body = toBody(values);

@@ -13,6 +13,8 @@ export interface FailurePolicy {
    * key in a toast (users: "shows the server's message").
    */
   otherwise: 'form' | 'general' | 'server';
+  /** The key 'general' toasts: ERROR_GENERAL_INTERNAL unless the area names its own. */
+  general?: string;
 }
 
 export type FailureOutcome = { show: 'form' | 'toast'; key: string };
@@ -27,7 +29,7 @@ export function failureOutcome(error: unknown, policy: FailurePolicy): FailureOu
     case 'form':
       return { show: 'form', key };
     case 'general':
-      return { show: 'toast', key: 'ERROR_GENERAL_INTERNAL' };
+      return { show: 'toast', key: policy.general ?? 'ERROR_GENERAL_INTERNAL' };
     case 'server':
       return { show: 'toast', key };
   }

@@ -90,7 +90,7 @@ export const routes: RouteObject[] = [
             upcoming('company', 'areas.licenses'),
             upcoming('licenseKeys', 'areas.keys', 'screens.licenseKeys'),
             upcoming('accounts', 'areas.accounts'),
-            upcoming('activities', 'areas.activities'),
+            page('activities', async () => (await import('../features/activities/activities-page')).ActivitiesPage),
             upcoming('premiumActivities', 'areas.activities'),
           ]),
           section('management', [
