@@ -4,6 +4,7 @@ import type { Executor } from '../db/client';
 import { companies, credentials, departments, users } from '../db/schema';
 import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
 import { hashPassword } from '../platform/passwords';
+import { seedDemoActivities } from './demo-activities';
 import { seedDemoSchedules } from './demo-schedules';
 import { seedDemoStatuses } from './demo-statuses';
 import type { DemoTenant } from './demo-tenant';
@@ -145,4 +146,5 @@ export async function seedDemo(db: Executor) {
     await seedDemoStatuses(db, seeded);
     await seedDemoSchedules(db, seeded);
   }
+  await seedDemoActivities(db, now);
 }
