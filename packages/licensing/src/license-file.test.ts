@@ -3,24 +3,14 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkLicenseFile, type LicensePayload, writeLicenseFile } from './license-file';
+import { checkLicenseFile, writeLicenseFile } from './license-file';
+import { samplePayload } from './sample-payload';
 import { loadSigningKey } from './signing-key';
 
-const payload: LicensePayload = {
-  format: 'opsdeck-license',
-  version: 1,
-  key: 'ODK-7F3Q-K2M9-0000-1111-ABCD-EFGH-JKMN-PQRS',
-  keyId: 7,
-  tenantId: '0b5f7c1e-1111-4c2b-9a40-2d1c0e5f9a01',
-  company: { id: 2, name: 'Northwind Logistics' },
+const payload = samplePayload({
   license: { id: 3, type: 'pro', expirationDate: Date.UTC(2027, 0, 5, 15) },
-  department: { id: 4, name: 'Dispatch' },
-  fullName: 'Amara Okoye',
-  emailAddress: 'amara.okoye@northwind.test',
-  macAddresses: ['AA:BB:CC:DD:EE:FF'],
-  premiumActivities: ['sap-logon', 'ocr-document'],
   issuedAt: Date.UTC(2026, 10, 23),
-};
+});
 
 describe('licence files', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-licensing-'));

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeLicenseFile } from '../license-file';
 import { parseRegistrationFile } from '../registration';
+import { samplePayload } from '../sample-payload';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'opsdeck-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,24 +59,7 @@ describe('npm run verify-license', () => {
   const signer = generateKeyPairSync('ed25519');
   writeFileSync(path.join(dir, 'key.pem'), signer.publicKey.export({ type: 'spki', format: 'pem' }));
   const license = (expirationDate: number) =>
-    writeLicenseFile(
-      {
-        format: 'opsdeck-license',
-        version: 1,
-        key: 'ODK-7F3Q-K2M9-0000-1111-ABCD-EFGH-JKMN-PQRS',
-        keyId: 1,
-        tenantId: '0b5f7c1e-1111-4c2b-9a40-2d1c0e5f9a01',
-        company: { id: 1, name: 'Northwind Logistics' },
-        license: { id: 1, type: 'pro', expirationDate },
-        department: null,
-        fullName: 'Amara Okoye',
-        emailAddress: 'amara@northwind.test',
-        macAddresses: ['AA:BB:CC:DD:EE:FF'],
-        premiumActivities: [],
-        issuedAt: Date.now(),
-      },
-      signer.privateKey,
-    );
+    writeLicenseFile(samplePayload({ license: { id: 1, type: 'pro', expirationDate } }), signer.privateKey);
 
   it('says a genuine file is genuine, until when, and for which machines', () => {
     writeFileSync(path.join(dir, 'good.lic'), license(Date.now() + 86_400_000));

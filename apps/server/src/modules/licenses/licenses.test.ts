@@ -1,26 +1,13 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { checkLicenseFile, type LicensePayload, writeLicenseFile } from '@opsdeck/licensing/license-file';
+import { checkLicenseFile, writeLicenseFile } from '@opsdeck/licensing/license-file';
+import { samplePayload } from '@opsdeck/licensing/sample-payload';
 import { SIGNING_KEY_FILE } from '@opsdeck/licensing/signing-key';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
 
-const payload: LicensePayload = {
-  format: 'opsdeck-license',
-  version: 1,
-  key: 'ODK-7F3Q-K2M9-0000-1111-ABCD-EFGH-JKMN-PQRS',
-  keyId: 1,
-  tenantId: '0b5f7c1e-1111-4c2b-9a40-2d1c0e5f9a01',
-  company: { id: 1, name: 'Northwind Logistics' },
-  license: { id: 1, type: 'pro', expirationDate: Date.now() + 86_400_000 },
-  department: null,
-  fullName: 'Amara Okoye',
-  emailAddress: 'amara.okoye@northwind.test',
-  macAddresses: ['AA:BB:CC:DD:EE:FF'],
-  premiumActivities: [],
-  issuedAt: Date.now(),
-};
+const payload = samplePayload();
 
 describe('GET /api/license/public-key', () => {
   let t: TestApp;
