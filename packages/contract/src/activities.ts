@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParams, text } from './fields';
+import { id, idParams, text } from './fields';
 import { LIMITS } from './limits';
 
 /** Spec section 3, Activity: the provider's catalogue; `partial` is 0 or 1 as the spec writes it. */
@@ -40,3 +40,27 @@ export type SaveActivity = z.infer<typeof SaveActivity>;
 export type SaveActivityInput = z.input<typeof SaveActivity>;
 
 export const ActivityIdParams = idParams('ERROR_ACTIVITY_NOT_EXIST');
+
+/** The licence types (spec section 3): 'pro' unlocks the premium activities, 'enterprise' has them all. */
+export const LICENSE_TYPE_KEYS = ['pro', 'enterprise'] as const;
+export const LicenseTypeKey = z.enum(LICENSE_TYPE_KEYS, { error: 'ERROR_LICENSE_TYPE_INVALID' });
+export type LicenseTypeKey = z.infer<typeof LicenseTypeKey>;
+
+/** An activity as the premium page lists it: `premium` when the 'pro' licence type unlocks it. */
+export const CatalogueActivity = Activity.extend({ premium: z.boolean() }).meta({ id: 'CatalogueActivity' });
+export type CatalogueActivity = z.infer<typeof CatalogueActivity>;
+
+/** GET /api/license-type/activity: `key` names the licence type. */
+export const LicenseTypeActivityQuery = z.object({ key: LicenseTypeKey });
+
+/** The body of POST /api/license-type/add-activity and remove-activity (spec section 7). */
+export const LicenseTypeActivities = z
+  .object({
+    licenseType: LicenseTypeKey,
+    activities: z
+      .array(z.object({ id: id('ERROR_ACTIVITY_ID_REQUIRED') }), { error: 'ERROR_ACTIVITY_ID_REQUIRED' })
+      .min(1, 'ERROR_ACTIVITY_ID_REQUIRED')
+      .max(1000, 'ERROR_GENERAL_INVALID_INPUT'),
+  })
+  .meta({ id: 'LicenseTypeActivities' });
+export type LicenseTypeActivities = z.infer<typeof LicenseTypeActivities>;

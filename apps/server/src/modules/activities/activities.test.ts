@@ -138,3 +138,82 @@ describe('who may use the catalogue', () => {
     expect((await t.call(`/api/activity/${body.id}`, { token: admin })).body).toMatchObject({ name: 'OCR Document' });
   });
 });
+
+describe('premium activities (the pro licence type)', () => {
+  type Listed = Activity & { premium: boolean };
+  const premiumOf = async (id: number) =>
+    (await t.call<Listed[]>('/api/license-type/premium', { token: admin })).body.find((a) => a.id === id)?.premium;
+  const toggle = (path: 'add-activity' | 'remove-activity', json: unknown, token = admin) =>
+    t.call(`/api/license-type/${path}`, { method: 'POST', token, json });
+
+  it('moves activities between the regular and the premium list', async () => {
+    const { body: first } = await create({ name: 'Premium One', key: 'premium-one' });
+    const { body: second } = await create({ name: 'Premium Two', key: 'premium-two' });
+    expect(await premiumOf(first.id)).toBe(false);
+
+    expect(
+      await toggle('add-activity', { licenseType: 'pro', activities: [{ id: first.id }, { id: second.id }] }),
+    ).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await premiumOf(first.id)).toBe(true);
+    const pro = await t.call<Activity[]>('/api/license-type/activity?key=pro', { token: admin });
+    expect(pro.body.map((a) => a.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+    // Adding again changes nothing.
+    expect((await toggle('add-activity', { licenseType: 'pro', activities: [{ id: first.id }] })).status).toBe(200);
+
+    expect((await toggle('remove-activity', { licenseType: 'pro', activities: [{ id: first.id }] })).status).toBe(200);
+    expect(await premiumOf(first.id)).toBe(false);
+    expect(await premiumOf(second.id)).toBe(true);
+    const enterprise = await t.call<Activity[]>('/api/license-type/activity?key=enterprise', { token: admin });
+    expect(enterprise.body.map((a) => a.id)).not.toContain(second.id);
+
+    // An archived activity leaves both lists.
+    await t.call(`/api/activity/${second.id}`, { method: 'DELETE', token: admin });
+    expect(await premiumOf(second.id)).toBeUndefined();
+    expect(
+      (await t.call<Activity[]>('/api/license-type/activity?key=pro', { token: admin })).body.map((a) => a.id),
+    ).not.toContain(second.id);
+  });
+
+  it('refuses an unknown licence type or activity, and then changes nothing', async () => {
+    const { body } = await create({ name: 'Premium Three', key: 'premium-three' });
+    expect(await toggle('add-activity', { licenseType: 'gold', activities: [{ id: body.id }] })).toMatchObject({
+      status: 400,
+      body: { key: 'ERROR_LICENSE_TYPE_INVALID' },
+    });
+    expect(await t.call('/api/license-type/activity?key=gold', { token: admin })).toMatchObject({
+      status: 400,
+      body: { key: 'ERROR_LICENSE_TYPE_INVALID' },
+    });
+    expect(await toggle('add-activity', { licenseType: 'pro', activities: [] })).toMatchObject({
+      status: 400,
+      body: { key: 'ERROR_ACTIVITY_ID_REQUIRED' },
+    });
+    expect(
+      await toggle('add-activity', { licenseType: 'pro', activities: [{ id: body.id }, { id: 2_000_000_000 }] }),
+    ).toMatchObject({ status: 404, body: { key: 'ERROR_ACTIVITY_NOT_EXIST' } });
+    expect(await premiumOf(body.id)).toBe(false);
+  });
+
+  it('lets a company user read the lists, never move an activity', async () => {
+    const { body } = await create({ name: 'Premium Four', key: 'premium-four' });
+    const token = await tokenWithEveryAuthority(t, company);
+    expect((await t.call('/api/license-type/premium', { token })).status).toBe(200);
+    expect(await toggle('add-activity', { licenseType: 'pro', activities: [{ id: body.id }] }, token)).toMatchObject({
+      status: 403,
+      body: { key: 'ERROR_FORBIDDEN' },
+    });
+    await expectRefusedWithoutAuthority(t, company, [
+      {
+        method: 'GET',
+        path: '/api/license-type/premium',
+        authorities: ['VIEW_ACTIVITY', 'ACCESS_ACTIVITY_TAB', 'MANAGE_LICENSING'],
+      },
+      {
+        method: 'POST',
+        path: '/api/license-type/remove-activity',
+        json: { licenseType: 'pro', activities: [{ id: body.id }] },
+        authorities: ['EDIT_ACTIVITY'],
+      },
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { SaveActivity } from '@opsdeck/contract/activities';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { activities } from '../../db/schema';
+import { activities, licenseTypeActivities } from '../../db/schema';
 
 export type ActivityRow = typeof activities.$inferSelect;
 
@@ -43,4 +43,44 @@ export async function archiveActivity(db: Executor, id: number, now: number): Pr
     .where(and(eq(activities.id, id), live))
     .returning({ id: activities.id });
   return rows.length > 0;
+}
+
+/** The live catalogue with whether `licenseType` unlocks each one, by name. */
+export async function listWithLicenseType(db: Executor, licenseType: string) {
+  return db
+    .select({
+      activity: activities,
+      unlocked: sql<boolean>`${licenseTypeActivities.activityId} is not null`,
+    })
+    .from(activities)
+    .leftJoin(
+      licenseTypeActivities,
+      and(eq(licenseTypeActivities.activityId, activities.id), eq(licenseTypeActivities.licenseTypeKey, licenseType)),
+    )
+    .where(live)
+    .orderBy(asc(activities.name), asc(activities.id));
+}
+
+/** How many of `ids` are live activities. */
+export async function countLive(db: Executor, ids: readonly number[]): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(activities)
+    .where(and(inArray(activities.id, [...ids]), live));
+  return row?.count ?? 0;
+}
+
+export async function unlockActivities(db: Executor, licenseType: string, ids: readonly number[]) {
+  await db
+    .insert(licenseTypeActivities)
+    .values(ids.map((activityId) => ({ licenseTypeKey: licenseType, activityId })))
+    .onConflictDoNothing();
+}
+
+export async function lockActivities(db: Executor, licenseType: string, ids: readonly number[]) {
+  await db
+    .delete(licenseTypeActivities)
+    .where(
+      and(eq(licenseTypeActivities.licenseTypeKey, licenseType), inArray(licenseTypeActivities.activityId, [...ids])),
+    );
 }

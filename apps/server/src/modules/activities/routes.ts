@@ -1,5 +1,14 @@
-import { Activity, ActivityIdParams, SaveActivity } from '@opsdeck/contract/activities';
+import {
+  Activity,
+  ActivityIdParams,
+  CatalogueActivity,
+  LicenseTypeActivities,
+  LicenseTypeActivityQuery,
+  SaveActivity,
+} from '@opsdeck/contract/activities';
+import { Ok } from '@opsdeck/contract/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access, requireAuth } from '../../platform/access';
 import { resourceRoutes } from '../../platform/resource-routes';
 import type { ActivitiesService } from './service';
 
@@ -27,4 +36,58 @@ export const activityRoutes: FastifyPluginAsyncZod<{ activities: ActivitiesServi
     update: { anyOf: ['EDIT_ACTIVITY'], summary: 'Change a live activity' },
     remove: { anyOf: ['DELETE_ACTIVITY'], summary: 'Archive an activity (spec section 4)' },
   });
+
+  app.get(
+    '/license-type/premium',
+    {
+      config: { access: access.anyOf(...ACTIVITY_READERS) },
+      schema: {
+        tags: ['activities'],
+        summary: "The catalogue for the premium page: each activity says whether it is premium (unlocked by 'pro')",
+        description: 'Archived activities are left out. Ordered by name.',
+        response: { 200: CatalogueActivity.array() },
+      },
+    },
+    async () => activities.premium(),
+  );
+
+  app.get(
+    '/license-type/activity',
+    {
+      config: { access: access.anyOf(...ACTIVITY_READERS) },
+      schema: {
+        tags: ['activities'],
+        summary: 'The activities a licence type unlocks (`key=pro`: the premium list)',
+        querystring: LicenseTypeActivityQuery,
+        response: { 200: Activity.array() },
+      },
+    },
+    async (request) => activities.ofLicenseType(request.query.key),
+  );
+
+  for (const [path, unlock] of [
+    ['/license-type/add-activity', true],
+    ['/license-type/remove-activity', false],
+  ] as const) {
+    app.post(
+      path,
+      {
+        config: { access: access.anyOf('EDIT_ACTIVITY') },
+        schema: {
+          tags: ['activities'],
+          summary: unlock
+            ? 'Make activities premium: the licence type unlocks them (the premium toggle)'
+            : 'Make activities regular again: the licence type no longer unlocks them',
+          description:
+            'Provider administrators only. Every id must be a live activity (404 ERROR_ACTIVITY_NOT_EXIST), or nothing changes.',
+          body: LicenseTypeActivities,
+          response: { 200: Ok },
+        },
+      },
+      async (request) => {
+        await activities.setUnlocked(requireAuth(request), request.body, unlock);
+        return { ok: true as const };
+      },
+    );
+  }
 };

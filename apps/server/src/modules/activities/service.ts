@@ -1,4 +1,10 @@
-import type { Activity, SaveActivity } from '@opsdeck/contract/activities';
+import type {
+  Activity,
+  CatalogueActivity,
+  LicenseTypeActivities,
+  LicenseTypeKey,
+  SaveActivity,
+} from '@opsdeck/contract/activities';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
@@ -67,6 +73,35 @@ export function createActivitiesService(deps: { db: Db }) {
       const row = await uniqueKey(() => q.updateActivity(db, id, body));
       if (!row) throw notFound('ERROR_ACTIVITY_NOT_EXIST');
       return toActivity(row);
+    },
+
+    /** The catalogue as the premium page lists it: `premium` when the 'pro' type unlocks it. */
+    async premium(): Promise<CatalogueActivity[]> {
+      return (await q.listWithLicenseType(db, 'pro')).map((row) => ({
+        ...toActivity(row.activity),
+        premium: row.unlocked,
+      }));
+    },
+
+    /** The activities a licence type unlocks. */
+    async ofLicenseType(key: LicenseTypeKey): Promise<Activity[]> {
+      return (await q.listWithLicenseType(db, key))
+        .filter((row) => row.unlocked)
+        .map((row) => toActivity(row.activity));
+    },
+
+    /**
+     * The premium toggle (spec section 4): `unlock` adds the activities to the licence type, else
+     * removes them. Every id must be a live activity, or nothing changes.
+     */
+    async setUnlocked(auth: RequestAuth, body: LicenseTypeActivities, unlock: boolean): Promise<void> {
+      requireProvider(auth);
+      const ids = [...new Set(body.activities.map((activity) => activity.id))];
+      await db.transaction(async (tx) => {
+        if ((await q.countLive(tx, ids)) !== ids.length) throw notFound('ERROR_ACTIVITY_NOT_EXIST');
+        if (unlock) await q.unlockActivities(tx, body.licenseType, ids);
+        else await q.lockActivities(tx, body.licenseType, ids);
+      });
     },
 
     /** Archived, not deleted (spec section 4): workflows that used it keep its name. */
