@@ -67,3 +67,37 @@ test.describe('activities', () => {
     await expect(table(page)).toContainText('No matching records found.');
   });
 });
+
+test.describe('premium activities', () => {
+  test('the provider admin drags an activity into the premium list and moves it back by keyboard', async ({ page }) => {
+    await signIn(page, USERS.admin.email);
+    await page.goto('/dashboard/license/premium-activities');
+    await expect(page.getByRole('heading', { level: 1, name: 'Premium Activities' })).toBeVisible();
+    const regular = page.getByRole('region', { name: /^Regular activities/ });
+    const premium = page.getByRole('region', { name: /^Premium activities/ });
+    // The demo's partial activity shows its marker wherever it is.
+    await expect(page.getByTestId('activity-item').filter({ hasText: 'OCR Document' })).toContainText('Limited');
+    await expectAccessible(page, 'Premium Activities');
+
+    await page.getByRole('textbox', { name: 'Search' }).fill('Delay');
+    const delay = regular.getByTestId('activity-item').filter({ hasText: 'Delay' });
+    await expect(delay).toHaveCount(1);
+    // A drag as a hand makes it: press, move in steps (dnd-kit starts after 5 px), release.
+    const from = (await delay.boundingBox())!;
+    const to = (await premium.boundingBox())!;
+    await page.mouse.move(from.x + 20, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await page.mouse.up();
+    const moved = premium.getByTestId('activity-item').filter({ hasText: 'Delay' });
+    await expect(moved).toHaveCount(1);
+    await expect(moved.getByRole('img', { name: 'Premium' })).toBeVisible();
+    await expect(regular.getByTestId('activity-item')).toHaveCount(0);
+
+    // The keyboard's way: the item's arrow button.
+    await moved.getByRole('button', { name: 'Make Delay regular' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(regular.getByTestId('activity-item').filter({ hasText: 'Delay' })).toHaveCount(1);
+    await expect(premium.getByTestId('activity-item')).toHaveCount(0);
+  });
+});

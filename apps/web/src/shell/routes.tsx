@@ -91,7 +91,10 @@ export const routes: RouteObject[] = [
             upcoming('licenseKeys', 'areas.keys', 'screens.licenseKeys'),
             upcoming('accounts', 'areas.accounts'),
             page('activities', async () => (await import('../features/activities/activities-page')).ActivitiesPage),
-            upcoming('premiumActivities', 'areas.activities'),
+            page(
+              'premiumActivities',
+              async () => (await import('../features/activities/premium-activities-page')).PremiumActivitiesPage,
+            ),
           ]),
           section('management', [
             page('users', async () => (await import('../features/users/users-page')).UsersPage),

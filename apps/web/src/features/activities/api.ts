@@ -1,6 +1,7 @@
 import type { Activity, SaveActivity } from '@opsdeck/contract/activities';
+import { apiRequest } from '../../lib/api-client';
 import type { FailurePolicy } from '../../lib/failure-policy';
-import { crudMutations } from '../../lib/resource-mutation';
+import { crudMutations, useResourceMutation } from '../../lib/resource-mutation';
 import { activityKeys } from '../../resources/activities';
 
 const mutations = crudMutations<Activity, SaveActivity>({ create: '/activity', one: '/activity' }, [activityKeys.all]);
@@ -18,3 +19,15 @@ export const ARCHIVE_ACTIVITY_FAILURE: FailurePolicy = {
   otherwise: 'general',
   general: 'ERROR_ACTIVITY_GENERAL_INTERNAL',
 };
+
+/** The premium toggle (spec section 4): into the premium list adds the activity to 'pro', out removes it. */
+export function useSetPremium() {
+  return useResourceMutation(
+    ({ id, premium }: { id: number; premium: boolean }) =>
+      apiRequest(`/license-type/${premium ? 'add-activity' : 'remove-activity'}`, {
+        method: 'POST',
+        body: { licenseType: 'pro', activities: [{ id }] },
+      }),
+    [activityKeys.all],
+  );
+}
