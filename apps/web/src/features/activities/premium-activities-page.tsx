@@ -135,7 +135,7 @@ function ActivityItem({
   onMove?: (activity: CatalogueActivity, to: ListId) => void;
 }) {
   const { t } = useTranslation();
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
+  const { listeners, setNodeRef, transform, isDragging } = useDraggable({
     id: activity.id,
     disabled: !onMove,
   });
@@ -156,12 +156,9 @@ function ActivityItem({
         cursor: onMove ? 'grab' : undefined,
         touchAction: 'none',
       }}
+      // Dragged by the pointer only: the arrow button is the keyboard's way, so the item takes no
+      // focus and no button role (dnd-kit's `attributes`), which would nest one button in another.
       {...listeners}
-      {...attributes}
-      // The arrow button is the keyboard's way; the item itself is only dragged.
-      tabIndex={-1}
-      role={undefined}
-      aria-roledescription={undefined}
     >
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Group gap={6} wrap="nowrap">
