@@ -209,6 +209,17 @@ describe('premium activities (the pro licence type)', () => {
         authorities: ['VIEW_ACTIVITY', 'ACCESS_ACTIVITY_TAB', 'MANAGE_LICENSING'],
       },
       {
+        method: 'GET',
+        path: '/api/license-type/activity?key=pro',
+        authorities: ['VIEW_ACTIVITY', 'ACCESS_ACTIVITY_TAB', 'MANAGE_LICENSING'],
+      },
+      {
+        method: 'POST',
+        path: '/api/license-type/add-activity',
+        json: { licenseType: 'pro', activities: [{ id: body.id }] },
+        authorities: ['EDIT_ACTIVITY'],
+      },
+      {
         method: 'POST',
         path: '/api/license-type/remove-activity',
         json: { licenseType: 'pro', activities: [{ id: body.id }] },
