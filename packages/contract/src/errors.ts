@@ -68,6 +68,7 @@ export const ERROR_MESSAGES = {
   ERROR_ACCOUNT_REGFILE_UNSUPPORTED: 'Registration file must be a .dat file.',
   ERROR_ACCOUNT_REGFILE_INVALID: 'Registration file is not valid.',
   ERROR_ACCOUNT_NOT_EXIST: 'The account does not exist.',
+  ERROR_ACCOUNT_NO_LICENSE_FILE: 'This key was not made from a registration file, so it has no licence file.',
   // Activity
   ERROR_ACTIVITY_NAME_REQUIRED: 'Activity name is required.',
   ERROR_ACTIVITY_KEY_REQUIRED: 'Activity key is required.',

@@ -3,6 +3,7 @@ export * from './schema/activities';
 export * from './schema/companies';
 export * from './schema/departments';
 export * from './schema/license-types';
+export * from './schema/licenses';
 export * from './schema/roles';
 export * from './schema/schedules';
 export * from './schema/statuses';

@@ -23,6 +23,7 @@ export const companies = pgTable(
   },
   (table) => [
     uniqueIndex('companies_name_lower_key').on(sql`lower(${table.name})`),
+    index('companies_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
     index('companies_head_id_idx').on(table.headId),
   ],
 );
