@@ -71,7 +71,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const events = createLocalEventBus(app.log);
   const auth = createAuthService({ db, config, mailer, log: app.log, events });
   const users = createUsersService({ db, events });
-  const companies = createCompaniesService({ db });
+  const companies = createCompaniesService({ db, events });
   const departments = createDepartmentsService({ db });
   const roles = createRolesService({ db, events });
   const statuses = createStatusesService({ db });

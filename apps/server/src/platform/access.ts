@@ -66,6 +66,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /** The authenticated caller of a route that declared a session or authorities. */
+/**
+ * The provider's business (companies, licences, the activity catalogue; docs/roles.md): refused
+ * to anyone of a company, whatever authorities a company role was given.
+ */
+export function requireProvider(auth: RequestAuth): void {
+  if (!auth.isAdmin) throw forbidden();
+}
+
 export function requireAuth(request: FastifyRequest): RequestAuth {
   if (!request.auth) throw unauthorized();
   return request.auth;

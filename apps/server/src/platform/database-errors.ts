@@ -32,6 +32,15 @@ export function hasSqlState(error: unknown, ...codes: readonly string[]): boolea
   return false;
 }
 
+/** The constraint (or unique index) a database error names, if any: which of a row's unique rules it broke. */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
+    const constraint = (current as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string') return constraint;
+  }
+  return undefined;
+}
+
 /**
  * SQLSTATE classes that say the database cannot serve now, whatever the statement: 08 connection
  * exception, 53 insufficient resources (too many connections, disk full), 57P operator

@@ -6,9 +6,9 @@ import type {
   SaveActivity,
 } from '@opsdeck/contract/activities';
 import type { Db } from '../../db/client';
-import type { RequestAuth } from '../../platform/access';
+import { type RequestAuth, requireProvider } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
-import { conflict, forbidden, notFound } from '../../platform/errors';
+import { conflict, notFound } from '../../platform/errors';
 import * as q from './queries';
 
 function toActivity(row: q.ActivityRow): Activity {
@@ -24,14 +24,6 @@ function toActivity(row: q.ActivityRow): Activity {
 }
 
 export type ActivitiesService = ReturnType<typeof createActivitiesService>;
-
-/**
- * A change to the catalogue reaches every company, so only the provider makes one (docs/roles.md),
- * whatever authorities a company role was given.
- */
-function requireProvider(auth: RequestAuth) {
-  if (!auth.isAdmin) throw forbidden();
-}
 
 /**
  * The provider's activity catalogue (spec sections 3, 5, 8): one list for every company, so no

@@ -1,7 +1,20 @@
-import { asc, eq } from 'drizzle-orm';
+import type { CompanySortField } from '@opsdeck/contract/companies';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { companies, industryTypes, users } from '../../db/schema';
+import {
+  companies,
+  departments,
+  industryTypes,
+  licenses,
+  licenseTypes,
+  roles,
+  schedules,
+  statuses,
+  tasks,
+  users,
+} from '../../db/schema';
+import { likePattern } from '../../platform/search';
 
 const head = alias(users, 'head');
 
@@ -18,32 +31,173 @@ const companyColumns = {
   headEmailAddress: head.emailAddress,
 };
 
-export type CompanyRow = Awaited<ReturnType<typeof listCompanies>>[number];
+export type CompanyRow = Awaited<ReturnType<typeof selectCompanies>>[number];
 
-/** Companies with their industry and head; `companyId` narrows to one (a tenant's own). */
-export async function listCompanies(db: Executor, companyId?: number) {
-  const query = db
+/** Companies with their industry and head, by a condition, in the order of their names. */
+export async function selectCompanies(db: Executor, where?: SQL) {
+  return db
     .select(companyColumns)
     .from(companies)
     .innerJoin(industryTypes, eq(industryTypes.key, companies.industryTypeKey))
     .leftJoin(head, eq(head.id, companies.headId))
-    .orderBy(asc(companies.name))
-    .$dynamic();
-  return companyId === undefined ? query : query.where(eq(companies.id, companyId));
+    .where(where)
+    .orderBy(asc(sql`lower(${companies.name})`), asc(companies.id));
+}
+
+export const byId = (id: number) => eq(companies.id, id);
+export const byIds = (ids: readonly number[]) => inArray(companies.id, [...ids]);
+export const byName = (name: string) => eq(sql`lower(${companies.name})`, name.trim().toLowerCase());
+
+/**
+ * The search of the companies table (spec section 2): the company's name, its head's first or
+ * last name, or its industry, as a case-insensitive substring. The industries come from their
+ * small table first; the name is served by the trigram index companies_name_trgm_idx.
+ */
+export async function searchCondition(db: Executor, search: string): Promise<SQL> {
+  const pattern = likePattern(search);
+  const industries = await db
+    .select({ key: industryTypes.key })
+    .from(industryTypes)
+    .where(sql`lower(${industryTypes.name}) like ${pattern}`);
+  return sql`(lower(${companies.name}) like ${pattern}
+    or ${companies.headId} in (select ${users.id} from ${users}
+      where ${users.companyId} is not null
+        and (lower(${users.firstName}) like ${pattern} or lower(${users.lastName}) like ${pattern}))
+    ${
+      industries.length
+        ? sql`or ${inArray(
+            companies.industryTypeKey,
+            industries.map((row) => row.key),
+          )}`
+        : sql``
+    })`;
+}
+
+const SORT_KEYS: Record<CompanySortField, SQL> = {
+  name: sql`lower(${companies.name})`,
+  head: sql`lower(${head.firstName} || ' ' || ${head.lastName})`,
+  industry: sql`lower(${industryTypes.name})`,
+};
+
+/** One page of company ids, sorted (companies without a head last), ties by id. */
+export async function pageCompanyIds(
+  db: Executor,
+  where: SQL | undefined,
+  sort: { field: CompanySortField; direction: 'asc' | 'desc' },
+  limit: number,
+  offset: number,
+) {
+  const order = sort.direction === 'desc' ? desc : asc;
+  const rows = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .innerJoin(industryTypes, eq(industryTypes.key, companies.industryTypeKey))
+    .leftJoin(head, eq(head.id, companies.headId))
+    .where(where)
+    .orderBy(sql`${SORT_KEYS[sort.field]} ${sql.raw(sort.direction)} nulls last`, order(companies.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((row) => row.id);
+}
+
+export async function countCompanies(db: Executor, where: SQL | undefined) {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(companies).where(where);
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * The licence a company's card shows (spec section 2): of its licences not invalidated, the one
+ * that runs longest. One row per company, for the companies asked.
+ */
+export async function currentLicenses(db: Executor, companyIds: readonly number[]) {
+  if (companyIds.length === 0) return [];
+  return db
+    .selectDistinctOn([licenses.companyId], {
+      companyId: licenses.companyId,
+      typeKey: licenses.typeKey,
+      typeName: licenseTypes.name,
+      issueDate: licenses.issueDate,
+      expirationDate: licenses.expirationDate,
+    })
+    .from(licenses)
+    .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
+    .where(and(inArray(licenses.companyId, [...companyIds]), isNull(licenses.invalidatedAt)))
+    .orderBy(licenses.companyId, desc(licenses.expirationDate), desc(licenses.id));
+}
+
+export async function hasLicenses(db: Executor, companyId: number) {
+  const [row] = await db.select({ id: licenses.id }).from(licenses).where(eq(licenses.companyId, companyId)).limit(1);
+  return row !== undefined;
 }
 
 export async function listIndustryTypes(db: Executor) {
   return db.select().from(industryTypes).orderBy(asc(industryTypes.name));
 }
 
+export async function industryExists(db: Executor, key: string) {
+  const [row] = await db.select({ key: industryTypes.key }).from(industryTypes).where(eq(industryTypes.key, key));
+  return row !== undefined;
+}
+
+export async function nameTaken(db: Executor, name: string, exceptId?: number) {
+  const [row] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(and(byName(name), exceptId === undefined ? undefined : sql`${companies.id} <> ${exceptId}`))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertCompany(db: Executor, values: { tenantId: string; name: string; industryTypeKey: string }) {
+  const [row] = await db.insert(companies).values(values).returning({ id: companies.id });
+  return row!.id;
+}
+
+export async function updateCompany(
+  db: Executor,
+  id: number,
+  values: { name: string; industryTypeKey: string; headId?: number },
+) {
+  await db.update(companies).set(values).where(eq(companies.id, id));
+}
+
+/**
+ * Removes a company and everything of its tenant (spec section 4: companies are hard-deleted),
+ * children before parents. A new area that keeps rows per tenant adds its table here. Licences
+ * are not among them: a company with licences is refused before this runs.
+ */
+export async function deleteTenant(db: Executor, company: { id: number; tenantId: string }) {
+  const { tenantId } = company;
+  await db.update(companies).set({ headId: null }).where(eq(companies.id, company.id));
+  await db.delete(tasks).where(eq(tasks.tenantId, tenantId));
+  await db.delete(statuses).where(eq(statuses.tenantId, tenantId));
+  await db.delete(schedules).where(eq(schedules.tenantId, tenantId));
+  // Sessions, credentials, reset keys and role grants go with their users.
+  const removed = await db.delete(users).where(eq(users.companyId, company.id)).returning({ id: users.id });
+  await db.update(departments).set({ parentId: null }).where(eq(departments.tenantId, tenantId));
+  await db.delete(departments).where(eq(departments.tenantId, tenantId));
+  await db.delete(roles).where(eq(roles.tenantId, tenantId));
+  await db.delete(companies).where(eq(companies.id, company.id));
+  return removed.map((row) => row.id);
+}
+
 /** The one company lookup every area uses: by its id or by its tenant id. */
 export async function findCompany(db: Executor, key: { id: number } | { tenantId: string }) {
   const [row] = await db
-    .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId })
+    .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId, name: companies.name })
     .from(companies)
     .where('id' in key ? eq(companies.id, key.id) : eq(companies.tenantId, key.tenantId))
     .limit(1);
   return row;
+}
+
+/** Whether the user is one of the company's users, not archived. */
+export async function isActiveMember(db: Executor, userId: number, companyId: number) {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.companyId, companyId), eq(users.archived, false)));
+  return row !== undefined;
 }
 
 /** Whether the user heads a company. */

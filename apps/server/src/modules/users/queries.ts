@@ -2,6 +2,7 @@ import type { UserSortField } from '@opsdeck/contract/users';
 import { and, asc, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { companies, departments, roleAuthorities, roles, sessions, userRoles, users } from '../../db/schema';
+import { likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
 
 export async function findProfile(db: Executor, userId: number) {
@@ -42,8 +43,6 @@ export type UserScope = {
 
 /** The full name as the table shows and sorts it; the index users_tenant_full_name_idx is on the same expression. */
 const fullNameKey = sql`lower(${users.firstName} || ' ' || ${users.lastName})`;
-
-const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The search of spec section 2 (full name, department, roles, company or e-mail, case-insensitive
