@@ -5,6 +5,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { accountRoutes } from './modules/accounts/routes';
+import { createAccountsService } from './modules/accounts/service';
 import { activityRoutes } from './modules/activities/routes';
 import { createActivitiesService } from './modules/activities/service';
 import { authRoutes } from './modules/auth/routes';
@@ -14,6 +16,7 @@ import { createCompaniesService } from './modules/companies/service';
 import { departmentRoutes } from './modules/departments/routes';
 import { createDepartmentsService } from './modules/departments/service';
 import { licenseRoutes } from './modules/licenses/routes';
+import { createLicensesService } from './modules/licenses/service';
 import { roleRoutes } from './modules/roles/routes';
 import { createRolesService } from './modules/roles/service';
 import { scheduleRoutes } from './modules/schedules/routes';
@@ -80,6 +83,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const activities = createActivitiesService({ db });
   // Licence files are signed with it (docs/licensing.md); made in DATA_DIR on first start.
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
+  const licenses = createLicensesService({ db });
+  const accounts = createAccountsService({ db, signing });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -102,7 +107,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(statusRoutes, { statuses });
       await api.register(taskRoutes, { tasks });
       await api.register(scheduleRoutes, { schedules });
-      await api.register(licenseRoutes, { signing });
+      await api.register(licenseRoutes, { signing, licenses });
+      await api.register(accountRoutes, { accounts });
       await api.register(activityRoutes, { activities });
     },
     { prefix: '/api' },

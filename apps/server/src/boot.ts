@@ -1,3 +1,4 @@
+import { loadSigningKey } from '@opsdeck/licensing/signing-key';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { ensureReferenceData } from './db/reference-data';
@@ -21,7 +22,9 @@ export async function prepareData(database: Database, config: Config): Promise<B
       providerRoleId,
     });
     const seededDemo = fresh && config.demo;
-    if (seededDemo) await seedDemo(tx);
+    // The demo's keys from registration files are sealed with the licence signing key.
+    if (seededDemo)
+      await seedDemo(tx, loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir }).privateKey);
     return { admin, seededDemo };
   });
 }

@@ -123,6 +123,7 @@ export const AccountListQuery = PageQuery.extend({
 });
 export type AccountListQuery = z.infer<typeof AccountListQuery>;
 export const AccountPage = pageOf(Account).meta({ id: 'AccountPage' });
+export type AccountPage = z.infer<typeof AccountPage>;
 
 /** POST /api/account/solo (form data, provider only): a solo licence and its account from a registration file. */
 export const CreateSoloAccount = z

@@ -16,7 +16,6 @@ export const CompanyHead = z.object({
   emailAddress: z.string(),
 });
 
-
 /** Spec section 3, Company. */
 export const Company = z
   .object({

@@ -70,8 +70,10 @@ export type AddLicenseInput = z.input<typeof AddLicense>;
 
 /** Allowed keys: required, a whole number from 1 to 100 (spec section 5). */
 export const AllowedKeys = z.preprocess(
-  (value) => (value === '' || value === null ? undefined : value),
-  z.coerce
+  // Coerced here rather than with z.coerce, which reads a missing value as NaN (too low, not required).
+  (value) =>
+    value === '' || value === null ? undefined : typeof value === 'string' && value.trim() ? Number(value) : value,
+  z
     .number({
       error: (issue) =>
         issue.input === undefined ? 'ERROR_LICENSE_ALLOWED_KEYS_REQUIRED' : 'ERROR_LICENSE_ALLOWED_KEYS_TOO_LOW',

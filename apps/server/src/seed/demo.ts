@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { type KeyObject, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { companies, credentials, departments, users } from '../db/schema';
 import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
 import { hashPassword } from '../platform/passwords';
 import { seedDemoActivities } from './demo-activities';
+import { DEMO_LICENSES, seedDemoLicenses, seedDemoPremiumActivities, seedDemoSoloAccounts } from './demo-licenses';
 import { seedDemoSchedules } from './demo-schedules';
 import { seedDemoStatuses } from './demo-statuses';
 import type { DemoTenant } from './demo-tenant';
@@ -84,12 +85,12 @@ export function emailOf(person: Person, domain: string) {
 }
 
 /** Seeds the demo on an empty embedded database (ARCHITECTURE.md, Demo data). */
-export async function seedDemo(db: Executor) {
+export async function seedDemo(db: Executor, signingKey: KeyObject) {
   // One hash for every demo account: seeding stays fast, and they all share the demo password.
   const passwordHash = await hashPassword(DEMO_ADMIN_PASSWORD);
   const now = Date.now();
 
-  for (const plan of DEMO_COMPANIES) {
+  for (const [companyIndex, plan] of DEMO_COMPANIES.entries()) {
     const tenantId = randomUUID();
     const [company] = await db
       .insert(companies)
@@ -145,6 +146,9 @@ export async function seedDemo(db: Executor) {
     }
     await seedDemoStatuses(db, seeded);
     await seedDemoSchedules(db, seeded);
+    await seedDemoLicenses(db, seeded, DEMO_LICENSES[companyIndex] ?? [], signingKey);
   }
   await seedDemoActivities(db, now);
+  await seedDemoPremiumActivities(db);
+  await seedDemoSoloAccounts(db, now, signingKey);
 }

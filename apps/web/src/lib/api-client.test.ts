@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorBody, fakeApi } from '../test/fake-api';
-import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client';
+import {
+  ApiError,
+  apiDownload,
+  apiFile,
+  apiRequest,
+  fileNameFromDisposition,
+  setUnauthorizedHandler,
+} from './api-client';
 import { setAuthToken, setTenantId } from './session';
 
 afterEach(() => setUnauthorizedHandler(() => {}));
@@ -64,5 +71,70 @@ describe('apiRequest', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
     await apiRequest('/test').catch(() => {});
     expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+});
+
+describe('fileNameFromDisposition', () => {
+  it('reads a quoted, a plain and an RFC 8187 name, the extended one first', () => {
+    expect(fileNameFromDisposition('attachment; filename="ODK-7F3Q.lic"')).toBe('ODK-7F3Q.lic');
+    expect(fileNameFromDisposition('attachment; filename=amara.lic')).toBe('amara.lic');
+    expect(fileNameFromDisposition('attachment; filename="say \\"hi\\"; now.lic"')).toBe('say "hi"; now.lic');
+    expect(
+      fileNameFromDisposition(`attachment; filename="Amara_Okoye.lic"; filename*=UTF-8''Amara%20%C3%96koye.lic`),
+    ).toBe('Amara Ökoye.lic');
+    expect(fileNameFromDisposition("attachment; filename*=iso-8859-1'en'caf%E9.lic")).toBe('café.lic');
+  });
+
+  it('keeps only the last path segment, and answers null when there is no usable name', () => {
+    expect(fileNameFromDisposition('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(fileNameFromDisposition('attachment; filename="a\\\\b.lic"')).toBe('b.lic');
+    expect(fileNameFromDisposition("attachment; filename*=UTF-8''%E0%A4%A; filename=plain.lic")).toBe('plain.lic');
+    expect(fileNameFromDisposition('attachment')).toBeNull();
+    expect(fileNameFromDisposition(null)).toBeNull();
+  });
+});
+
+describe('apiDownload', () => {
+  it("saves the answer under the header's name, with the console's headers", async () => {
+    const fetchMock = vi.fn(
+      async () =>
+        new Response('-----BEGIN OPSDECK LICENSE-----\n', {
+          headers: { 'Content-Disposition': `attachment; filename*=UTF-8''%C3%89mile.lic` },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    // restoreMocks (vitest.config.ts) puts these back after the test.
+    const createObjectURL = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:console/1');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const saved: { name: string; href: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ name: this.download, href: this.href });
+    });
+    const name = await apiDownload('/account/export-license-file/3', { fallbackName: 'key-3.lic', tenantId: 't-9' });
+    expect(name).toBe('Émile.lic');
+    expect(saved).toEqual([{ name: 'Émile.lic', href: 'blob:console/1' }]);
+    const blob = createObjectURL.mock.calls[0]?.[0] as Blob;
+    expect(await blob.text()).toBe('-----BEGIN OPSDECK LICENSE-----\n');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/account/export-license-file/3');
+    expect(new Headers(init.headers).get('x-tenant-id')).toBe('t-9');
+    expect(document.querySelector('a[download]')).toBeNull();
+  });
+
+  it('uses the fallback name without a header, and throws the error body like apiRequest', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('x')),
+    );
+    const file = await apiFile('/file', { fallbackName: 'key-3.lic' });
+    expect(file.fileName).toBe('key-3.lic');
+    fakeApi({
+      'GET /api/account/export-license-file/4': () => ({
+        status: 404,
+        body: errorBody('ERROR_ACCOUNT_NO_LICENSE_FILE'),
+      }),
+    });
+    const error = await apiFile('/account/export-license-file/4', { fallbackName: 'x' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, key: 'ERROR_ACCOUNT_NO_LICENSE_FILE' });
   });
 });

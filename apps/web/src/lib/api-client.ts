@@ -88,14 +88,16 @@ async function readError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'ERROR_GENERAL_INTERNAL', response.statusText || 'Request failed');
 }
 
-/** Calls the API under /api with the console's headers; resolves with the JSON answer. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends one call with the console's headers; a failed answer throws its ApiError. */
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const { method = 'GET', query, body, signal, tenantId, ignoreUnauthorized = false } = options;
+  const headers = buildHeaders(body, tenantId);
+  headers.set('Accept', accept);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, query), {
       method,
-      headers: buildHeaders(body, tenantId),
+      headers,
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       signal,
     });
@@ -108,7 +110,90 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if (response.status === 401 && !ignoreUnauthorized) onUnauthorized();
     throw error;
   }
+  return response;
+}
+
+/** Calls the API under /api with the console's headers; resolves with the JSON answer. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options, 'application/json');
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A file the API answered: its bytes, and the name its Content-Disposition gave (or the fallback). */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+/** Calls the API for a file (an attachment) instead of JSON; failures throw as apiRequest's do. */
+export async function apiFile(
+  path: string,
+  options: RequestOptions & { fallbackName: string },
+): Promise<DownloadedFile> {
+  const response = await send(path, options, '*/*');
+  const fileName = fileNameFromDisposition(response.headers.get('Content-Disposition')) ?? options.fallbackName;
+  return { blob: await response.blob(), fileName };
+}
+
+/** Fetches a file from the API and saves it under the name the server gave; resolves with that name. */
+export async function apiDownload(path: string, options: RequestOptions & { fallbackName: string }): Promise<string> {
+  const { blob, fileName } = await apiFile(path, options);
+  saveBlob(blob, fileName);
+  return fileName;
+}
+
+/** Hands a Blob to the browser as a download named `fileName` (a temporary object URL on a link). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  try {
+    link.click();
+  } finally {
+    link.remove();
+    // Revoked on a later task: some browsers start reading the URL only after click() returns.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+}
+
+/**
+ * The file name of a Content-Disposition header (RFC 6266): `filename*` (RFC 8187, UTF-8 or
+ * ISO-8859-1, percent-encoded) wins over `filename` (a token or a quoted string). Only the last
+ * path segment is kept, so a name can never point outside the download folder. Null when none.
+ */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  let plain: string | null = null;
+  let extended: string | null = null;
+  const parameter = /;\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
+  for (const [, rawName = '', rawValue = ''] of header.matchAll(parameter)) {
+    const name = rawName.toLowerCase();
+    const value = rawValue.trim();
+    if (name === 'filename*') extended ??= decodeExtendedValue(value);
+    else if (name === 'filename' && plain === null)
+      plain = value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+  }
+  const chosen = extended ?? plain;
+  const base = chosen?.split(/[/\\]/).pop()?.trim();
+  return base ? base : null;
+}
+
+/** RFC 8187 `charset'language'percent-encoded`; null when the charset is unknown or the text broken. */
+function decodeExtendedValue(value: string): string | null {
+  const match = /^([^']*)'[^']*'(.*)$/.exec(value);
+  if (!match) return null;
+  const [, charset = '', encoded = ''] = match;
+  try {
+    if (charset.toLowerCase() === 'utf-8') return decodeURIComponent(encoded);
+    if (charset.toLowerCase() === 'iso-8859-1')
+      return encoded.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  } catch {
+    // A malformed escape: fall back to the plain `filename`.
+  }
+  return null;
 }

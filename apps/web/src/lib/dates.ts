@@ -25,3 +25,9 @@ export function formatEpoch(value: number | null | undefined, format: string = D
 export function formatMinutes(milliseconds: number): string {
   return (milliseconds / 60_000).toFixed(1);
 }
+
+/** A day typed into a date input, as shown (MM/DD/YYYY) or as 'YYYY-MM-DD'; null when it is no date. */
+export function parseTypedDay(value: string): string | null {
+  const parsed = dayjs(value.trim());
+  return value.trim() && parsed.isValid() ? parsed.format('YYYY-MM-DD') : null;
+}

@@ -86,10 +86,10 @@ export const routes: RouteObject[] = [
             upcoming('workflowLogs', 'areas.reports'),
           ]),
           section('license', [
-            upcoming('companies', 'areas.companies'),
-            upcoming('company', 'areas.licenses'),
-            upcoming('licenseKeys', 'areas.keys', 'screens.licenseKeys'),
-            upcoming('accounts', 'areas.accounts'),
+            page('companies', async () => (await import('../features/companies/companies-page')).CompaniesPage),
+            page('company', async () => (await import('../features/licenses/company-page')).CompanyPage),
+            page('licenseKeys', async () => (await import('../features/accounts/license-keys-page')).LicenseKeysPage),
+            page('accounts', async () => (await import('../features/accounts/accounts-page')).AccountsPage),
             page('activities', async () => (await import('../features/activities/activities-page')).ActivitiesPage),
             page(
               'premiumActivities',

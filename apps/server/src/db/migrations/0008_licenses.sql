@@ -41,5 +41,8 @@ CREATE INDEX "accounts_tenant_id_idx" ON "accounts" USING btree ("tenant_id","id
 CREATE INDEX "accounts_full_name_trgm_idx" ON "accounts" USING gin (lower(coalesce("full_name", '')) gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "accounts_email_trgm_idx" ON "accounts" USING gin (lower(coalesce("email_address", '')) gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "accounts_full_name_idx" ON "accounts" USING btree (lower(coalesce("full_name", '')),"id");--> statement-breakpoint
+CREATE INDEX "accounts_email_idx" ON "accounts" USING btree (lower(coalesce("email_address", '')),"id");--> statement-breakpoint
+CREATE INDEX "accounts_solo_idx" ON "accounts" USING btree ("solo","id");--> statement-breakpoint
+CREATE INDEX "accounts_partial_key_trgm_idx" ON "accounts" USING gin ("partial_key" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "licenses_company_id_idx" ON "licenses" USING btree ("company_id");--> statement-breakpoint
 CREATE INDEX "companies_name_trgm_idx" ON "companies" USING gin (lower("name") gin_trgm_ops);

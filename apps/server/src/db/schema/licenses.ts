@@ -68,5 +68,8 @@ export const accounts = pgTable(
     index('accounts_full_name_trgm_idx').using('gin', sql`lower(coalesce(${table.fullName}, '')) gin_trgm_ops`),
     index('accounts_email_trgm_idx').using('gin', sql`lower(coalesce(${table.emailAddress}, '')) gin_trgm_ops`),
     index('accounts_full_name_idx').on(sql`lower(coalesce(${table.fullName}, ''))`, table.id),
+    index('accounts_email_idx').on(sql`lower(coalesce(${table.emailAddress}, ''))`, table.id),
+    index('accounts_solo_idx').on(table.solo, table.id),
+    index('accounts_partial_key_trgm_idx').using('gin', sql`${table.partialKey} gin_trgm_ops`),
   ],
 );

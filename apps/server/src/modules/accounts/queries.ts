@@ -1,0 +1,196 @@
+import type { AccountSortField } from '@opsdeck/contract/accounts';
+import { and, asc, desc, eq, inArray, isNull, not, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { accounts, companies, licenses, licenseTypes } from '../../db/schema';
+import { containsPattern, likePattern } from '../../platform/search';
+import { inScope, type TenantScope } from '../../platform/tenancy';
+
+const accountColumns = {
+  id: accounts.id,
+  solo: accounts.solo,
+  tenantId: accounts.tenantId,
+  partialKey: accounts.partialKey,
+  departmentId: accounts.departmentId,
+  departmentName: accounts.departmentName,
+  fullName: accounts.fullName,
+  emailAddress: accounts.emailAddress,
+  macAddresses: accounts.macAddresses,
+  hostname: accounts.hostname,
+  hasFile: sql<boolean>`${accounts.sealedKey} is not null`,
+  invalidatedAt: accounts.invalidatedAt,
+  createdAt: accounts.createdAt,
+  licenseId: licenses.id,
+  licenseTypeKey: licenses.typeKey,
+  licenseTypeName: licenseTypes.name,
+  expirationDate: licenses.expirationDate,
+  licenseInvalidatedAt: licenses.invalidatedAt,
+  companyId: companies.id,
+  companyName: companies.name,
+  companyTenantId: companies.tenantId,
+};
+
+export type AccountRow = Awaited<ReturnType<typeof selectAccounts>>[number];
+
+/** Accounts with their licence, licence type and company, by a condition, in id order (or newest first). */
+export async function selectAccounts(db: Executor, where: SQL | undefined, newestFirst = false) {
+  return db
+    .select(accountColumns)
+    .from(accounts)
+    .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
+    .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
+    .leftJoin(companies, eq(companies.id, licenses.companyId))
+    .where(where)
+    .orderBy(newestFirst ? desc(accounts.id) : asc(accounts.id));
+}
+
+export const ofLicense = (licenseId: number) => eq(accounts.licenseId, licenseId);
+export const byIds = (ids: readonly number[]) => inArray(accounts.id, [...ids]);
+export const inTenantScope = (scope: TenantScope) => inScope(accounts.tenantId, scope);
+export const soloAccounts = and(eq(accounts.solo, true), isNull(accounts.invalidatedAt));
+
+/** One key of a licence, with the sealed key (for its licence file). */
+export async function findKey(db: Executor, where: SQL | undefined) {
+  const [row] = await db
+    .select({ ...accountColumns, sealedKey: accounts.sealedKey })
+    .from(accounts)
+    .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
+    .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
+    .leftJoin(companies, eq(companies.id, licenses.companyId))
+    .where(where)
+    .limit(1);
+  return row;
+}
+
+export const keyOfLicense = (licenseId: number, accountId: number) =>
+  and(eq(accounts.id, accountId), eq(accounts.licenseId, licenseId));
+export const keyInScope = (scope: TenantScope, accountId: number) =>
+  and(eq(accounts.id, accountId), inScope(accounts.tenantId, scope));
+
+export async function insertKey(
+  db: Executor,
+  values: {
+    licenseId: number;
+    tenantId: string | null;
+    solo: boolean;
+    departmentId: number | null;
+    departmentName: string | null;
+    keyDigest: string;
+    partialKey: string;
+    sealedKey: Uint8Array | null;
+    fullName: string | null;
+    emailAddress: string | null;
+    macAddresses: string[];
+    hostname: string | null;
+    createdBy: number;
+  },
+): Promise<number> {
+  const [row] = await db.insert(accounts).values(values).returning({ id: accounts.id });
+  return row!.id;
+}
+
+/** Invalidates a key of a licence (the first invalidation time stays); false when there is none. */
+export async function invalidateKey(db: Executor, licenseId: number, accountId: number, now: number) {
+  const rows = await db
+    .update(accounts)
+    .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})` })
+    .where(keyOfLicense(licenseId, accountId))
+    .returning({ id: accounts.id });
+  return rows.length > 0;
+}
+
+/** Deletes a key of a licence: its seat is free again. False when there was none. */
+export async function deleteKey(db: Executor, licenseId: number, accountId: number) {
+  const rows = await db.delete(accounts).where(keyOfLicense(licenseId, accountId)).returning({ id: accounts.id });
+  return rows.length > 0;
+}
+
+// The accounts page (GET /api/account): paged, sorted and searched in the database.
+
+const fullNameKey = sql`lower(coalesce(${accounts.fullName}, ''))`;
+const emailKey = sql`lower(coalesce(${accounts.emailAddress}, ''))`;
+
+/** Only what looks like part of a MAC address (hex pairs and separators) is matched against them. */
+const MAC_LIKE = /^(?=.*[0-9a-f])[0-9a-f:-]{2,17}$/i;
+/** Only what could be part of a partial key (`ODK-7F3Q-…-XW2D`) is matched against them. */
+const KEY_LIKE = /^[0-9A-Z…-]+$/i;
+
+export type AccountSearch = {
+  scope: TenantScope;
+  search?: { pattern: string; tenantIds: string[]; macPattern: string | null; keyPattern: string | null };
+};
+
+/**
+ * The search (full name, e-mail, any MAC address, company name, partial key; case-insensitive
+ * substring) starts with the small table: the tenants of the companies whose name matches. Names
+ * and e-mails are served by their trigram indexes; MAC addresses and partial keys, which have
+ * none, are only tested when the text could be part of one (docs/license-management.md).
+ */
+export async function resolveAccountSearch(db: Executor, scope: TenantScope, search: string | undefined) {
+  if (!search) return { scope } satisfies AccountSearch;
+  const pattern = likePattern(search);
+  const tenantIds = (
+    await db
+      .select({ tenantId: companies.tenantId })
+      .from(companies)
+      .where(and(sql`lower(${companies.name}) like ${pattern}`, inScope(companies.tenantId, scope)))
+  ).map((row) => row.tenantId);
+  const macPattern = MAC_LIKE.test(search) ? containsPattern(search.toUpperCase().replaceAll('-', ':')) : null;
+  const keyPattern = KEY_LIKE.test(search) ? containsPattern(search.toUpperCase()) : null;
+  return { scope, search: { pattern, tenantIds, macPattern, keyPattern } } satisfies AccountSearch;
+}
+
+/** The WHERE of the accounts page: the scope, no archived solo account, and the search. */
+export function accountCondition(scope: AccountSearch): SQL {
+  const conditions: (SQL | undefined)[] = [
+    inScope(accounts.tenantId, scope.scope),
+    // An archived solo account (its licence invalidated, which invalidates its key too) is hidden.
+    or(not(accounts.solo), isNull(accounts.invalidatedAt)),
+  ];
+  const { search } = scope;
+  if (search) {
+    conditions.push(
+      or(
+        sql`${fullNameKey} like ${search.pattern}`,
+        sql`${emailKey} like ${search.pattern}`,
+        search.tenantIds.length ? inArray(accounts.tenantId, search.tenantIds) : undefined,
+        search.macPattern ? sql`array_to_string(${accounts.macAddresses}, ',') like ${search.macPattern}` : undefined,
+        search.keyPattern ? sql`${accounts.partialKey} like ${search.keyPattern}` : undefined,
+      ),
+    );
+  }
+  return and(...conditions)!;
+}
+
+export async function countAccounts(db: Executor, scope: AccountSearch) {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(accounts).where(accountCondition(scope));
+  return Number(row?.count ?? 0);
+}
+
+const SORT_KEYS: Record<AccountSortField, SQL> = {
+  type: sql`${accounts.solo}`,
+  fullName: fullNameKey,
+  email: emailKey,
+  expiration: sql`${licenses.expirationDate}`,
+};
+
+/**
+ * One page of account ids, sorted, ties broken by id; the rows are then read for these few. The
+ * full name has an index in that order (accounts_full_name_idx), so the default page stops early.
+ */
+export async function pageAccountIds(
+  db: Executor,
+  scope: AccountSearch,
+  sort: { field: AccountSortField; direction: 'asc' | 'desc' },
+  limit: number,
+  offset: number,
+) {
+  const order = sort.direction === 'desc' ? desc : asc;
+  let query = db.select({ id: accounts.id }).from(accounts).$dynamic();
+  if (sort.field === 'expiration') query = query.innerJoin(licenses, eq(licenses.id, accounts.licenseId));
+  const rows = await query
+    .where(accountCondition(scope))
+    .orderBy(order(SORT_KEYS[sort.field]), order(accounts.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,139 @@
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { accounts, companies, licenses, licenseTypes } from '../../db/schema';
+
+/** Every key counts against the seats until it is deleted, invalidated ones too (docs/license-management.md). */
+const keysInUse = sql<number>`(select count(*)::int from ${accounts} where ${accounts.licenseId} = ${licenses.id})`;
+
+const licenseColumns = {
+  id: licenses.id,
+  companyId: licenses.companyId,
+  tenantId: licenses.tenantId,
+  companyName: companies.name,
+  companyTenantId: companies.tenantId,
+  typeKey: licenses.typeKey,
+  typeName: licenseTypes.name,
+  label: licenses.label,
+  issueDate: licenses.issueDate,
+  expirationDate: licenses.expirationDate,
+  maxAccounts: licenses.maxAccounts,
+  invalidatedAt: licenses.invalidatedAt,
+  keysInUse,
+};
+
+export type LicenseRow = {
+  id: number;
+  companyId: number | null;
+  tenantId: string | null;
+  companyName: string | null;
+  companyTenantId: string | null;
+  typeKey: string;
+  typeName: string;
+  label: string;
+  issueDate: number;
+  expirationDate: number;
+  maxAccounts: number;
+  invalidatedAt: number | null;
+  keysInUse: number;
+};
+
+/** Licences with their company, type name and keys in use, newest issue first (ties: newest id). */
+export async function selectLicenses(db: Executor, where: SQL | undefined): Promise<LicenseRow[]> {
+  return db
+    .select(licenseColumns)
+    .from(licenses)
+    .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
+    .leftJoin(companies, eq(companies.id, licenses.companyId))
+    .where(where)
+    .orderBy(desc(licenses.issueDate), desc(licenses.id));
+}
+
+export const ofCompany = (companyId: number) => eq(licenses.companyId, companyId);
+export const byId = (id: number) => eq(licenses.id, id);
+
+/** One licence, whatever its company (the service decides what the caller may know of it). */
+export async function findLicense(db: Executor, id: number): Promise<LicenseRow | undefined> {
+  const [row] = await selectLicenses(db, byId(id));
+  return row;
+}
+
+/**
+ * The licence row locked until the transaction ends (SELECT … FOR UPDATE): key generations and
+ * renewals of one licence take turns, so the seat count they read stays true until they commit.
+ */
+export async function lockLicense(tx: Executor, id: number) {
+  const [row] = await tx
+    .select({
+      id: licenses.id,
+      companyId: licenses.companyId,
+      maxAccounts: licenses.maxAccounts,
+      expirationDate: licenses.expirationDate,
+      invalidatedAt: licenses.invalidatedAt,
+    })
+    .from(licenses)
+    .where(eq(licenses.id, id))
+    .for('update');
+  return row;
+}
+
+/** The keys a licence has (invalidated ones included). */
+export async function countKeys(db: Executor, licenseId: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(accounts)
+    .where(eq(accounts.licenseId, licenseId));
+  return row?.count ?? 0;
+}
+
+export async function insertLicense(
+  db: Executor,
+  values: {
+    companyId: number | null;
+    tenantId: string | null;
+    typeKey: string;
+    label: string;
+    issueDate: number;
+    expirationDate: number;
+    maxAccounts: number;
+  },
+): Promise<number> {
+  const [row] = await db.insert(licenses).values(values).returning({ id: licenses.id });
+  return row!.id;
+}
+
+/** The renewal: new expiration, allowed keys and label; a renewed licence is valid again. */
+export async function renewLicense(
+  db: Executor,
+  id: number,
+  values: { expirationDate: number; maxAccounts: number; label: string },
+) {
+  await db
+    .update(licenses)
+    .set({ ...values, invalidatedAt: null })
+    .where(eq(licenses.id, id));
+}
+
+/** Invalidates a licence (kept: the first invalidation time stays). */
+export async function invalidateLicense(db: Executor, id: number, now: number) {
+  await db
+    .update(licenses)
+    .set({ invalidatedAt: sql`coalesce(${licenses.invalidatedAt}, ${now})` })
+    .where(eq(licenses.id, id));
+}
+
+/** Deletes a licence of a company; its keys go with it (foreign key `on delete cascade`). */
+export async function deleteLicense(db: Executor, companyId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(licenses)
+    .where(and(eq(licenses.id, id), eq(licenses.companyId, companyId)))
+    .returning({ id: licenses.id });
+  return rows.length > 0;
+}
+
+/** Invalidates every key of a licence (a solo licence's one account, when it is archived). */
+export async function invalidateKeysOf(db: Executor, licenseId: number, now: number) {
+  await db
+    .update(accounts)
+    .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})` })
+    .where(eq(accounts.licenseId, licenseId));
+}

@@ -1,0 +1,135 @@
+import type { AddLicense, InvalidateLicense, License, UpdateLicense } from '@opsdeck/contract/licenses';
+import { LICENSE_LIMITS } from '@opsdeck/contract/licenses';
+import type { Db } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { companyInScope, companyLicense, requireProvider } from './access';
+import * as q from './queries';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function toLicense(row: q.LicenseRow, now = Date.now()): License {
+  return {
+    id: row.id,
+    company:
+      row.companyId !== null && row.companyName !== null && row.companyTenantId !== null
+        ? { id: row.companyId, name: row.companyName, tenantId: row.companyTenantId }
+        : null,
+    type: { key: row.typeKey as License['type']['key'], name: row.typeName },
+    label: row.label,
+    issueDate: row.issueDate,
+    expirationDate: row.expirationDate,
+    maxAccounts: row.maxAccounts,
+    unusedAccounts: Math.max(0, row.maxAccounts - row.keysInUse),
+    invalidated: row.invalidatedAt !== null,
+    expired: row.expirationDate <= now,
+  };
+}
+
+/** A new licence's expiration: the default validity from now (spec section 9). */
+export const defaultExpiration = (now: number) => now + LICENSE_LIMITS.defaultValidityDays * DAY_MS;
+
+export type LicensesService = ReturnType<typeof createLicensesService>;
+
+/**
+ * Licences (spec sections 3, 4, 7): a company reads its own; only the provider issues, renews,
+ * invalidates and deletes them. Seats are counted under a row lock (docs/license-management.md).
+ */
+export function createLicensesService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function read(id: number): Promise<License> {
+    const row = await q.findLicense(db, id);
+    if (!row) throw notFound('ERROR_LICENSE_NOT_EXIST');
+    return toLicense(row);
+  }
+
+  return {
+    /** GET /api/license/company?id= : newest issue first. */
+    async ofCompany(auth: RequestAuth, companyId: number): Promise<License[]> {
+      const company = await companyInScope(db, auth, companyId);
+      const now = Date.now();
+      return (await q.selectLicenses(db, q.ofCompany(company.id))).map((row) => toLicense(row, now));
+    },
+
+    async get(auth: RequestAuth, companyId: number, licenseId: number): Promise<License> {
+      return toLicense((await companyLicense(db, auth, companyId, licenseId)).license);
+    },
+
+    async add(auth: RequestAuth, body: AddLicense): Promise<License> {
+      requireProvider(auth);
+      const company = await companyInScope(db, auth, body.companyId);
+      const now = Date.now();
+      const id = await q.insertLicense(db, {
+        companyId: company.id,
+        tenantId: company.tenantId,
+        typeKey: body.licenseType,
+        label: body.label,
+        issueDate: now,
+        expirationDate: defaultExpiration(now),
+        maxAccounts: LICENSE_LIMITS.defaultKeys,
+      });
+      return read(id);
+    },
+
+    /**
+     * The renewal (spec section 4): a future expiration date, the allowed keys and the label. The
+     * licence row is locked while its keys are counted, so no key is made in between that would
+     * leave more keys than allowed.
+     */
+    async renew(auth: RequestAuth, body: UpdateLicense): Promise<License> {
+      requireProvider(auth);
+      const { license } = await companyLicense(db, auth, body.companyId, body.licenseId);
+      if (body.expirationDate <= Date.now()) {
+        throw badRequest('ERROR_LICENSE_EXPIRATION_DATE_INVALID', {
+          expirationDate: 'ERROR_LICENSE_EXPIRATION_DATE_INVALID',
+        });
+      }
+      await db.transaction(async (tx) => {
+        if (!(await q.lockLicense(tx, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
+        if (body.maxAccounts < (await q.countKeys(tx, license.id))) {
+          throw conflict('ERROR_COMPANY_MORE_LICENSES', { maxAccounts: 'ERROR_COMPANY_MORE_LICENSES' });
+        }
+        await q.renewLicense(tx, license.id, {
+          expirationDate: body.expirationDate,
+          maxAccounts: body.maxAccounts,
+          label: body.label,
+        });
+      });
+      return read(license.id);
+    },
+
+    async invalidate(auth: RequestAuth, body: InvalidateLicense): Promise<License> {
+      requireProvider(auth);
+      const { license } = await companyLicense(db, auth, body.companyId, body.licenseId);
+      await q.invalidateLicense(db, license.id, Date.now());
+      return read(license.id);
+    },
+
+    /** Hard delete (spec section 4): the licence and its keys, in one statement (the keys cascade). */
+    async remove(auth: RequestAuth, companyId: number, licenseId: number): Promise<void> {
+      requireProvider(auth);
+      const { company, license } = await companyLicense(db, auth, companyId, licenseId);
+      await db.transaction(async (tx) => {
+        if (!(await q.deleteLicense(tx, company.id, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
+      });
+    },
+
+    /**
+     * Archives a solo account (spec section 8, "Solo account archive"): its licence is
+     * invalidated, and the account leaves the account lists.
+     */
+    async invalidateSolo(auth: RequestAuth, licenseId: number): Promise<License> {
+      requireProvider(auth);
+      const license = await q.findLicense(db, licenseId);
+      if (!license) throw notFound('ERROR_LICENSE_NOT_EXIST');
+      if (license.companyId !== null) throw conflict('ERROR_LICENSE_NOT_SOLO');
+      await db.transaction(async (tx) => {
+        const now = Date.now();
+        await q.invalidateLicense(tx, license.id, now);
+        await q.invalidateKeysOf(tx, license.id, now);
+      });
+      return read(license.id);
+    },
+  };
+}

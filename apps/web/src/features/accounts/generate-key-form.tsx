@@ -1,0 +1,106 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Code, FileInput, Text } from '@mantine/core';
+import type { GeneratedAccount } from '@opsdeck/contract/accounts';
+import { IconFileText } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { Controller } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormModal, useModalForm } from '../../components/form-modal';
+import { nameOptions, SelectField } from '../../components/form-parts';
+import { errorText } from '../../lib/i18n';
+import { departmentsQueryOptions } from '../../resources/departments';
+import { KEY_GENERATION_FAILURE, type KeyScope, useGenerateKey, useGenerateKeyFromFile } from './api';
+import { emptyGenerateKeyForm, generateFromFileSchema, generateKeySchema } from './key-form-schema';
+
+const generateResolver = zodResolver(generateKeySchema);
+const fromFileResolver = zodResolver(generateFromFileSchema);
+
+interface GenerateKeyModalProps {
+  /** From a machine's registration file, or a key alone. */
+  withFile: boolean;
+  scope: KeyScope;
+  /** Closed; with the new key when one was made, for the one time it is shown. */
+  onClose: (generated?: GeneratedAccount) => void;
+}
+
+/**
+ * Spec sections 2, 5 and 8, Key generation: a department of the licence's company (and a `.dat`
+ * registration file), then the key, whose full text only the caller sees (GeneratedKeyModal).
+ */
+export function GenerateKeyModal({ withFile, scope, onClose }: GenerateKeyModalProps) {
+  const { t } = useTranslation();
+  const form = useModalForm({
+    opened: true,
+    initial: emptyGenerateKeyForm,
+    resolver: withFile ? fromFileResolver : generateResolver,
+  });
+  // The departments of the licence's company, whoever looks (an admin reads them in its tenant).
+  const departments = useQuery(departmentsQueryOptions(scope.tenant));
+  const generate = useGenerateKey();
+  const fromFile = useGenerateKeyFromFile();
+  // Held outside React state until the dialog closes: the key modal then opens in the same update.
+  const generated = useRef<GeneratedAccount | undefined>(undefined);
+
+  const onSubmit = async (values: { departmentId: string | null; file: File | null }) => {
+    const department = Number(values.departmentId);
+    generated.current =
+      withFile && values.file
+        ? await fromFile.mutateAsync({ scope, department, regFile: values.file })
+        : await generate.mutateAsync({ scope, department });
+  };
+
+  return (
+    <FormModal
+      opened
+      onClose={() => onClose(generated.current)}
+      title={t(withFile ? 'accounts.keys.fromFileTitle' : 'accounts.keys.generateTitle')}
+      form={form}
+      onSubmit={onSubmit}
+      success={() => t('accounts.keys.generatedToast')}
+      failure={KEY_GENERATION_FAILURE}
+      submitLabel={t('accounts.keys.generateSubmit')}
+    >
+      <SelectField
+        control={form.control}
+        name="departmentId"
+        label={t('accounts.keys.department')}
+        placeholder={t('accounts.keys.departmentPlaceholder')}
+        required
+        data={nameOptions(departments.data ?? [])}
+      />
+      {withFile && (
+        <Controller
+          control={form.control}
+          name="file"
+          render={({ field, fieldState }) => (
+            <FileInput
+              label={t('accounts.keys.registrationFile')}
+              placeholder={t('accounts.keys.registrationFilePlaceholder')}
+              required
+              clearable
+              accept=".dat"
+              leftSection={<IconFileText size={16} aria-hidden="true" />}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={errorText(fieldState.error?.message)}
+              description={<RegistrationFileHelp />}
+            />
+          )}
+        />
+      )}
+    </FormModal>
+  );
+}
+
+/** Where a registration file comes from (docs/licensing.md, Registration files). */
+export function RegistrationFileHelp() {
+  const { t } = useTranslation();
+  return (
+    <Text span inherit>
+      {t('accounts.keys.registrationFileHelp')} <Code>npm run registration-file -- --name … --email … --mac …</Code> (
+      {t('accounts.keys.registrationFileDocs')})
+    </Text>
+  );
+}

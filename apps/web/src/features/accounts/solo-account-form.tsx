@@ -1,0 +1,83 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { FileInput, Select } from '@mantine/core';
+import type { GeneratedAccount } from '@opsdeck/contract/accounts';
+import { LICENSE_TYPE_KEYS } from '@opsdeck/contract/activities';
+import { IconFileText } from '@tabler/icons-react';
+import { useRef } from 'react';
+import { Controller } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormModal, useModalForm } from '../../components/form-modal';
+import { errorText } from '../../lib/i18n';
+import { KEY_GENERATION_FAILURE, useCreateSoloAccount } from './api';
+import { RegistrationFileHelp } from './generate-key-form';
+import { emptySoloAccountForm, type SoloAccountValues, soloAccountSchema } from './key-form-schema';
+
+const resolver = zodResolver(soloAccountSchema);
+
+/**
+ * The provider's 'Add solo account' (POST /api/account/solo): a licence type and the person's
+ * `.dat` registration file make a solo licence and its one key, shown once like any key's.
+ */
+export function SoloAccountFormModal({ onClose }: { onClose: (generated?: GeneratedAccount) => void }) {
+  const { t } = useTranslation();
+  const form = useModalForm({ opened: true, initial: emptySoloAccountForm, resolver });
+  const create = useCreateSoloAccount();
+  const generated = useRef<GeneratedAccount | undefined>(undefined);
+
+  const onSubmit = async (values: SoloAccountValues) => {
+    if (!values.file) return;
+    generated.current = await create.mutateAsync({
+      licenseType: values.licenseType,
+      regFile: values.file,
+    });
+  };
+
+  return (
+    <FormModal
+      opened
+      onClose={() => onClose(generated.current)}
+      title={t('accounts.solo.createTitle')}
+      form={form}
+      onSubmit={onSubmit}
+      success={() => t('accounts.keys.generatedToast')}
+      failure={KEY_GENERATION_FAILURE}
+      submitLabel={t('accounts.solo.submit')}
+    >
+      <Controller
+        control={form.control}
+        name="licenseType"
+        render={({ field, fieldState }) => (
+          <Select
+            label={t('accounts.solo.licenseType')}
+            required
+            allowDeselect={false}
+            data={LICENSE_TYPE_KEYS.map((key) => ({ value: key, label: t(`accounts.licenseTypes.${key}`) }))}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errorText(fieldState.error?.message)}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="file"
+        render={({ field, fieldState }) => (
+          <FileInput
+            label={t('accounts.keys.registrationFile')}
+            placeholder={t('accounts.keys.registrationFilePlaceholder')}
+            required
+            clearable
+            accept=".dat"
+            leftSection={<IconFileText size={16} aria-hidden="true" />}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errorText(fieldState.error?.message)}
+            description={<RegistrationFileHelp />}
+          />
+        )}
+      />
+    </FormModal>
+  );
+}

@@ -1,0 +1,47 @@
+import { Center, Loader, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { useCrumbName } from '../../lib/breadcrumb-trail';
+import { notifyError } from '../../lib/notify';
+import { PATHS } from '../../lib/paths';
+import { companyQueryOptions } from '../../resources/companies';
+import { CompanySummary } from './company-summary';
+import { LicensesTable } from './licenses-table';
+
+/**
+ * Spec section 2, Company page (/dashboard/license/companies/{companyId}): the company's card and
+ * its licences. A company that cannot be read (ERROR_COMPANY_NOT_EXIST, or another company's for a
+ * company user) toasts its error and goes back to the companies list. A company user reaches their
+ * own company's page from the sidebar's 'Licenses'.
+ */
+export function CompanyPage() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  // A companyId that is no number is answered ERROR_COMPANY_NOT_EXIST by the server, like a missing one.
+  const companyId = Number(useParams().companyId);
+  const company = useQuery({ ...companyQueryOptions(companyId), retry: false });
+  useCrumbName(pathname, company.data?.name);
+
+  useEffect(() => {
+    if (!company.isError) return;
+    notifyError(company.error);
+    void navigate(PATHS.companies.build(), { replace: true });
+  }, [company.isError, company.error, navigate]);
+
+  if (!company.data) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('shell.loading')} />
+      </Center>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <CompanySummary company={company.data} />
+      <LicensesTable company={company.data} />
+    </Stack>
+  );
+}

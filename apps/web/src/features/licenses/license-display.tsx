@@ -1,0 +1,42 @@
+import { Badge } from '@mantine/core';
+import type { License } from '@opsdeck/contract/licenses';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+
+type LicenseTypeKey = License['type']['key'];
+
+/** Spec section 2: PRO in the warning style, ENTERPRISE in the info style. */
+const TYPE_COLORS: Record<LicenseTypeKey, string> = { pro: 'yellow', enterprise: 'blue' };
+
+/** A licence type's badge: its key upper-cased ('PRO'), its name for screen readers and on hover. */
+export function LicenseTypeBadge({ type }: { type: License['type'] }) {
+  return (
+    <Badge color={TYPE_COLORS[type.key]} variant="light" title={type.name} data-license-type={type.key}>
+      {type.key.toUpperCase()}
+    </Badge>
+  );
+}
+
+/** Whether new keys can be made on the licence: invalidated first, then expired, else active. */
+export function licenseState(license: Pick<License, 'invalidated' | 'expired'>) {
+  if (license.invalidated) return 'invalidated' as const;
+  if (license.expired) return 'expired' as const;
+  return 'active' as const;
+}
+
+const STATE_COLORS = { active: 'green', expired: 'orange', invalidated: 'red' } as const;
+
+export function LicenseStateBadge({ license }: { license: Pick<License, 'invalidated' | 'expired'> }) {
+  const { t } = useTranslation();
+  const state = licenseState(license);
+  return (
+    <Badge color={STATE_COLORS[state]} variant={state === 'active' ? 'light' : 'filled'}>
+      {t(`licenses.state.${state}`)}
+    </Badge>
+  );
+}
+
+/** What names a licence in action labels, dialogs and toasts: its label, else its type and id. */
+export function licenseName(t: TFunction, license: Pick<License, 'id' | 'label' | 'type'>): string {
+  return license.label.trim() || t('licenses.unnamed', { type: license.type.name, id: license.id });
+}
