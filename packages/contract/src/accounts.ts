@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LICENSE_TYPE_KEYS } from './activities';
-import { idText } from './fields';
+import { idText, requiredIdText } from './fields';
 import { CompanyRef, LicenseTypeRef } from './licenses';
 import { PageQuery, pageOf } from './paging';
 
@@ -53,16 +53,8 @@ export const GenerateAccount = z
   .object({
     company: companyField,
     license: licenseField,
-    department: z.preprocess(
-      (value) => (value === '' || value === null ? undefined : value),
-      idText('ERROR_DEPARTMENT_NOT_EXIST').optional(),
-    ),
+    department: requiredIdText('ERROR_ACCOUNT_DEPARTMENT_REQUIRED', 'ERROR_DEPARTMENT_NOT_EXIST'),
   })
-  .superRefine((value, context) => {
-    if (value.department === undefined)
-      context.addIssue({ code: 'custom', path: ['department'], message: 'ERROR_ACCOUNT_DEPARTMENT_REQUIRED' });
-  })
-  .transform((value) => ({ ...value, department: value.department as number }))
   .meta({ id: 'GenerateAccount' });
 export type GenerateAccount = z.infer<typeof GenerateAccount>;
 
@@ -71,22 +63,9 @@ export const UploadedFile = z.object({ filename: z.string(), bytes: z.instanceof
 export type UploadedFile = z.infer<typeof UploadedFile>;
 
 /** POST /api/account/from-file (form data): the same, with the machine's `.dat` registration file. */
-export const GenerateAccountFromFile = z
-  .object({
-    company: companyField,
-    license: licenseField,
-    department: z.preprocess(
-      (value) => (value === '' || value === null ? undefined : value),
-      idText('ERROR_DEPARTMENT_NOT_EXIST').optional(),
-    ),
-    regFile: UploadedFile.optional(),
-  })
-  .superRefine((value, context) => {
-    if (value.department === undefined)
-      context.addIssue({ code: 'custom', path: ['department'], message: 'ERROR_ACCOUNT_DEPARTMENT_REQUIRED' });
-  })
-  .transform((value) => ({ ...value, department: value.department as number }))
-  .meta({ id: 'GenerateAccountFromFile' });
+export const GenerateAccountFromFile = GenerateAccount.extend({ regFile: UploadedFile.optional() }).meta({
+  id: 'GenerateAccountFromFile',
+});
 export type GenerateAccountFromFile = z.infer<typeof GenerateAccountFromFile>;
 
 /** POST /api/account/invalidate and /api/account/list-license-file (form data). */

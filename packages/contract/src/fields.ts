@@ -21,6 +21,19 @@ export const id = (key: ErrorKey = 'ERROR_GENERAL_INVALID_INPUT', missing: Error
 export const idText = (key: ErrorKey = 'ERROR_GENERAL_INVALID_INPUT') =>
   z.coerce.number({ error: key }).int(key).positive(key).max(ID_MAX, key);
 
+/**
+ * A required row id in form data or a query string: missing, empty or null answers `missing` (the
+ * field's required key), anything that is not an id answers `invalid`.
+ */
+export const requiredIdText = (missing: ErrorKey, invalid: ErrorKey) =>
+  z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z
+      .unknown()
+      .refine((value): boolean => value !== undefined, { message: missing, abort: true })
+      .pipe(idText(invalid)),
+  );
+
 /** The `{id}` path parameter; an id that cannot exist answers 400 with the area's not-exist key. */
 export const idParams = (key: ErrorKey = 'ERROR_GENERAL_INVALID_INPUT') => z.object({ id: idText(key) });
 

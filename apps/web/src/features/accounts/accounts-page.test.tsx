@@ -177,7 +177,7 @@ describe('accounts page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add solo account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add solo account' });
     await user.click(within(dialog).getByRole('combobox', { name: /^License type/ }));
-    await user.click(await screen.findByRole('option', { name: 'ENTERPRISE' }));
+    await user.click(await screen.findByRole('option', { name: 'Enterprise' }));
     await user.upload(
       dialog.querySelector('input[type=file]') as HTMLInputElement,
       new File(['{}'], 'sol.dat', { type: 'application/octet-stream' }),

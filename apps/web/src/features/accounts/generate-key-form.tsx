@@ -4,7 +4,7 @@ import type { GeneratedAccount } from '@opsdeck/contract/accounts';
 import { IconFileText } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { Controller } from 'react-hook-form';
+import { type Control, type FieldValues, type Path, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormModal, useModalForm } from '../../components/form-modal';
 import { nameOptions, SelectField } from '../../components/form-parts';
@@ -69,33 +69,40 @@ export function GenerateKeyModal({ withFile, scope, onClose }: GenerateKeyModalP
         required
         data={nameOptions(departments.data ?? [])}
       />
-      {withFile && (
-        <Controller
-          control={form.control}
-          name="file"
-          render={({ field, fieldState }) => (
-            <FileInput
-              label={t('accounts.keys.registrationFile')}
-              placeholder={t('accounts.keys.registrationFilePlaceholder')}
-              required
-              clearable
-              accept=".dat"
-              leftSection={<IconFileText size={16} aria-hidden="true" />}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={errorText(fieldState.error?.message)}
-              description={<RegistrationFileHelp />}
-            />
-          )}
-        />
-      )}
+      {withFile && <RegistrationFileField control={form.control} name="file" />}
     </FormModal>
   );
 }
 
+/** A form's `.dat` registration file field, with where to get one. */
+export function RegistrationFileField<TValues extends FieldValues>({
+  control,
+  name,
+}: {
+  control: Control<TValues>;
+  name: Path<TValues>;
+}) {
+  const { t } = useTranslation();
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <FileInput
+      label={t('accounts.keys.registrationFile')}
+      placeholder={t('accounts.keys.registrationFilePlaceholder')}
+      required
+      clearable
+      accept=".dat"
+      leftSection={<IconFileText size={16} aria-hidden="true" />}
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      error={errorText(fieldState.error?.message)}
+      description={<RegistrationFileHelp />}
+    />
+  );
+}
+
 /** Where a registration file comes from (docs/licensing.md, Registration files). */
-export function RegistrationFileHelp() {
+function RegistrationFileHelp() {
   const { t } = useTranslation();
   return (
     <Text span inherit>

@@ -22,11 +22,11 @@ import { useViewer } from '../../lib/profile-context';
 import { licenseAccountsQueryOptions } from '../../resources/accounts';
 import { companyQueryOptions } from '../../resources/companies';
 import { companyLicenseQueryOptions } from '../../resources/licenses';
+import { LicenseStateBadge } from '../licenses/license-display';
 import { exportLicenseFile, KEY_CHANGE_FAILURE, type KeyScope, useDeleteKey, useInvalidateKey } from './api';
 import { GenerateKeyModal } from './generate-key-form';
 import { GeneratedKeyModal } from './generated-key-modal';
 import { KeyActions } from './key-actions';
-import { ValidityBadge } from './license-badges';
 import { LicenseSummary } from './license-summary';
 import { MacAddresses } from './mac-addresses';
 
@@ -147,7 +147,7 @@ export function LicenseKeysPage() {
       key: 'status',
       header: t('accounts.status'),
       value: (row) => (row.invalidated ? 1 : 0),
-      render: (row) => <ValidityBadge invalidated={row.invalidated} />,
+      render: (row) => <LicenseStateBadge invalidated={row.invalidated} />,
       sortable: true,
       priority: 3,
     },

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Truncate } from '../../components/truncate';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
-import { LicenseTypeBadge, ValidityBadge } from './license-badges';
+import { LicenseStateBadge, LicenseTypeBadge } from '../licenses/license-display';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -32,8 +32,8 @@ export function LicenseSummary({ license, company }: { license: License; company
           <Title order={2} fz={20}>
             <Truncate text={companyName} max={LIMITS.truncate.companyName} />
           </Title>
-          <LicenseTypeBadge type={license.type.key} />
-          <ValidityBadge invalidated={license.invalidated} expired={license.expired} />
+          <LicenseTypeBadge type={license.type} />
+          <LicenseStateBadge invalidated={license.invalidated} expired={license.expired} />
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="md">
           <Fact label={t('accounts.keys.label')}>{license.label || '-'}</Fact>

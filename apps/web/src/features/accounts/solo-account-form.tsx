@@ -1,15 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { FileInput, Select } from '@mantine/core';
 import type { GeneratedAccount } from '@opsdeck/contract/accounts';
 import { LICENSE_TYPE_KEYS } from '@opsdeck/contract/activities';
-import { IconFileText } from '@tabler/icons-react';
 import { useRef } from 'react';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormModal, useModalForm } from '../../components/form-modal';
-import { errorText } from '../../lib/i18n';
+import { SelectField } from '../../components/form-parts';
 import { KEY_GENERATION_FAILURE, useCreateSoloAccount } from './api';
-import { RegistrationFileHelp } from './generate-key-form';
+import { RegistrationFileField } from './generate-key-form';
 import { emptySoloAccountForm, type SoloAccountValues, soloAccountSchema } from './key-form-schema';
 
 const resolver = zodResolver(soloAccountSchema);
@@ -43,41 +40,16 @@ export function SoloAccountFormModal({ onClose }: { onClose: (generated?: Genera
       failure={KEY_GENERATION_FAILURE}
       submitLabel={t('accounts.solo.submit')}
     >
-      <Controller
+      <SelectField
         control={form.control}
         name="licenseType"
-        render={({ field, fieldState }) => (
-          <Select
-            label={t('accounts.solo.licenseType')}
-            required
-            allowDeselect={false}
-            data={LICENSE_TYPE_KEYS.map((key) => ({ value: key, label: t(`accounts.licenseTypes.${key}`) }))}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(fieldState.error?.message)}
-          />
-        )}
+        label={t('accounts.solo.licenseType')}
+        required
+        allowDeselect={false}
+        searchable={false}
+        data={LICENSE_TYPE_KEYS.map((key) => ({ value: key, label: t(`licenses.types.${key}`) }))}
       />
-      <Controller
-        control={form.control}
-        name="file"
-        render={({ field, fieldState }) => (
-          <FileInput
-            label={t('accounts.keys.registrationFile')}
-            placeholder={t('accounts.keys.registrationFilePlaceholder')}
-            required
-            clearable
-            accept=".dat"
-            leftSection={<IconFileText size={16} aria-hidden="true" />}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={errorText(fieldState.error?.message)}
-            description={<RegistrationFileHelp />}
-          />
-        )}
-      />
+      <RegistrationFileField control={form.control} name="file" />
     </FormModal>
   );
 }

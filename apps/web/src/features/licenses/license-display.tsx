@@ -26,9 +26,10 @@ export function licenseState(license: Pick<License, 'invalidated' | 'expired'>) 
 
 const STATE_COLORS = { active: 'green', expired: 'orange', invalidated: 'red' } as const;
 
-export function LicenseStateBadge({ license }: { license: Pick<License, 'invalidated' | 'expired'> }) {
+/** The state of a licence, or of a key (`expired` left out: a key is invalidated or active). */
+export function LicenseStateBadge({ invalidated, expired = false }: { invalidated: boolean; expired?: boolean }) {
   const { t } = useTranslation();
-  const state = licenseState(license);
+  const state = licenseState({ invalidated, expired });
   return (
     <Badge color={STATE_COLORS[state]} variant={state === 'active' ? 'light' : 'filled'}>
       {t(`licenses.state.${state}`)}

@@ -149,7 +149,7 @@ export function LicensesTable({ company }: { company: LicenseOwner }) {
       key: 'state',
       header: t('licenses.stateHeader'),
       value: (row) => t(`licenses.state.${licenseState(row)}`),
-      render: (row) => <LicenseStateBadge license={row} />,
+      render: (row) => <LicenseStateBadge invalidated={row.invalidated} expired={row.expired} />,
       sortable: true,
     },
     // Up to four icons: wider than the other areas' two.
