@@ -1,14 +1,10 @@
 import type { Account, AccountSortField } from '@opsdeck/contract/accounts';
-import type { Page } from '@opsdeck/contract/paging';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
+import { type ListPageParams, pageQueryOptions } from './rest-resource';
 import { type Tenant, tenantKey, tenantOption } from './tenant';
 
-export interface AccountPageParams {
-  page: number;
-  sort: { field: AccountSortField; direction: 'asc' | 'desc' };
-  search: string;
-}
+export type AccountPageParams = ListPageParams<AccountSortField>;
 
 /**
  * The accounts resource (spec section 3: a licence key and an account are one row): the keys of a
@@ -19,7 +15,6 @@ export const accountKeys = {
   all: ['accounts'] as const,
   ofLicense: (company: number, license: number, tenant: Tenant) =>
     ['accounts', 'license', company, license, tenantKey(tenant)] as const,
-  page: (params: AccountPageParams) => ['accounts', 'page', params] as const,
 };
 
 /** The keys of one licence (GET /api/account/list?company=&license=), read in the company's tenant. */
@@ -32,19 +27,5 @@ export function licenseAccountsQueryOptions(company: number, license: number, te
 }
 
 /** One page of the accounts table, paged, sorted and searched by the server (GET /api/account). */
-export function accountsPageQueryOptions(params: AccountPageParams) {
-  return queryOptions({
-    queryKey: accountKeys.page(params),
-    queryFn: ({ signal }) =>
-      apiRequest<Page<Account>>('/account', {
-        signal,
-        query: {
-          page: params.page,
-          size: 10,
-          sort: `${params.sort.field},${params.sort.direction}`,
-          search: params.search || undefined,
-        },
-      }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const accountsPageQueryOptions = (params: AccountPageParams) =>
+  pageQueryOptions<Account, AccountSortField>('accounts', '/account', params);

@@ -1,14 +1,10 @@
 import type { Company, CompanySortField, IndustryType } from '@opsdeck/contract/companies';
-import type { Page } from '@opsdeck/contract/paging';
 import type { User } from '@opsdeck/contract/users';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
+import { type ListPageParams, pageQueryOptions } from './rest-resource';
 
-export interface CompanyPageParams {
-  page: number;
-  sort: { field: CompanySortField; direction: 'asc' | 'desc' };
-  search: string;
-}
+export type CompanyPageParams = ListPageParams<CompanySortField>;
 
 /**
  * Companies are the provider's, not a tenant's: every read goes without a tenant header (an
@@ -17,7 +13,6 @@ export interface CompanyPageParams {
 export const companyKeys = {
   all: ['companies'] as const,
   list: () => ['companies', 'list'] as const,
-  page: (params: CompanyPageParams) => ['companies', 'page', params] as const,
   detail: (id: number) => ['companies', 'detail', id] as const,
 };
 
@@ -31,23 +26,8 @@ export function companiesQueryOptions() {
 }
 
 /** One page of the companies table, paged, sorted and searched by the server (GET /api/company?page=). */
-export function companiesPageQueryOptions(params: CompanyPageParams) {
-  return queryOptions({
-    queryKey: companyKeys.page(params),
-    queryFn: ({ signal }) =>
-      apiRequest<Page<Company>>('/company', {
-        signal,
-        tenantId: null,
-        query: {
-          page: params.page,
-          size: 10,
-          sort: `${params.sort.field},${params.sort.direction}`,
-          search: params.search || undefined,
-        },
-      }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const companiesPageQueryOptions = (params: CompanyPageParams) =>
+  pageQueryOptions<Company, CompanySortField>('companies', '/company', params, { tenantId: null });
 
 /** One company (GET /api/company/{id}): the edit dialog and the company page. */
 export function companyQueryOptions(id: number) {

@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
+import type { Page } from '@opsdeck/contract/paging';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
 import { type Tenant, tenantKey, tenantOption } from './tenant';
 
@@ -28,4 +29,38 @@ export function restResource<Row>(root: string, paths: { list: string; one: stri
         queryFn: ({ signal }) => apiRequest<Row>(`${paths.one}/${id}`, { signal }),
       }),
   };
+}
+
+/** What a server-paged table asks for: the page, the sorted column and the search text. */
+export interface ListPageParams<SortField extends string> {
+  page: number;
+  sort: { field: SortField; direction: 'asc' | 'desc' };
+  search: string;
+}
+
+/**
+ * One page of a server-paged table (`?page=&size=10&sort=field,dir&search=`), keyed
+ * `[root, 'page', params]`; the previous page stays shown while the next one loads.
+ */
+export function pageQueryOptions<Row, SortField extends string>(
+  root: string,
+  path: string,
+  params: ListPageParams<SortField>,
+  options: { tenantId?: null } = {},
+) {
+  return queryOptions({
+    queryKey: [root, 'page', params] as const,
+    queryFn: ({ signal }) =>
+      apiRequest<Page<Row>>(path, {
+        signal,
+        ...options,
+        query: {
+          page: params.page,
+          size: 10,
+          sort: `${params.sort.field},${params.sort.direction}`,
+          search: params.search || undefined,
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
 }

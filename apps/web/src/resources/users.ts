@@ -1,16 +1,11 @@
 import type { DepartmentHeadCandidate } from '@opsdeck/contract/departments';
-import type { Page } from '@opsdeck/contract/paging';
 import type { User, UserSortField } from '@opsdeck/contract/users';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
-import { restResource } from './rest-resource';
+import { type ListPageParams, pageQueryOptions, restResource } from './rest-resource';
 import { type Tenant, tenantKey, tenantOption } from './tenant';
 
-export interface UserPageParams {
-  page: number;
-  sort: { field: UserSortField; direction: 'asc' | 'desc' };
-  search: string;
-}
+export type UserPageParams = ListPageParams<UserSortField>;
 
 /**
  * The users resource: the users table, the schedule form's user picker and the department form's
@@ -20,29 +15,14 @@ const users = restResource<User>('users', { list: '/user/get-user-list', one: '/
 
 export const userKeys = {
   ...users.keys,
-  page: (params: UserPageParams) => ['users', 'page', params] as const,
   emailTaken: (email: string) => ['users', 'email-taken', email.toLowerCase()] as const,
   departmentHeads: (tenant: Tenant, departmentId: number | undefined) =>
     ['users', 'department-heads', tenantKey(tenant), departmentId ?? 'new'] as const,
 };
 
 /** One page of the users table, paged, sorted and searched by the server (GET /api/user/get-user-list?page=). */
-export function usersPageQueryOptions(params: UserPageParams) {
-  return queryOptions({
-    queryKey: userKeys.page(params),
-    queryFn: ({ signal }) =>
-      apiRequest<Page<User>>('/user/get-user-list', {
-        signal,
-        query: {
-          page: params.page,
-          size: 10,
-          sort: `${params.sort.field},${params.sort.direction}`,
-          search: params.search || undefined,
-        },
-      }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const usersPageQueryOptions = (params: UserPageParams) =>
+  pageQueryOptions<User, UserSortField>('users', '/user/get-user-list', params);
 
 /** Every user of the company, unpaged (GET /api/user/get-user-list). */
 export const usersQueryOptions = users.listOptions;
