@@ -73,6 +73,14 @@ function readRegistrationFile(file: UploadedFile | undefined): Registration {
 
 type KeyValues = Omit<Parameters<typeof q.insertKey>[1], 'licenseId' | 'keyDigest' | 'partialKey' | 'sealedKey'>;
 
+/** The person and machines a registration file names, as a key stores them. */
+const personOf = (registration: Registration) => ({
+  fullName: registration.fullName,
+  emailAddress: registration.emailAddress,
+  macAddresses: registration.macAddresses,
+  hostname: registration.hostname,
+});
+
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
 /**
@@ -180,10 +188,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
             solo: false,
             departmentId: department.id,
             departmentName: department.name,
-            fullName: registration.fullName,
-            emailAddress: registration.emailAddress,
-            macAddresses: registration.macAddresses,
-            hostname: registration.hostname,
+            ...personOf(registration),
             createdBy: auth.userId,
           },
           true,
@@ -287,10 +292,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
             solo: true,
             departmentId: null,
             departmentName: null,
-            fullName: registration.fullName,
-            emailAddress: registration.emailAddress,
-            macAddresses: registration.macAddresses,
-            hostname: registration.hostname,
+            ...personOf(registration),
             createdBy: auth.userId,
           },
           true,
