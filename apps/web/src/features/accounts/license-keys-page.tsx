@@ -156,7 +156,11 @@ export function LicenseKeysPage() {
           actionsColumn(t('accounts.actions'), (row: Account) => (
             <KeyActions
               name={row.partialKey}
-              onExport={canExport && row.hasFile ? () => void exportFile(row) : undefined}
+              onExport={
+                canExport && row.hasFile && !row.invalidated && !license.invalidated
+                  ? () => void exportFile(row)
+                  : undefined
+              }
               exporting={exporting === row.id}
               onInvalidate={
                 canInvalidate && !row.invalidated ? () => setDialog({ kind: 'invalidate', row }) : undefined
