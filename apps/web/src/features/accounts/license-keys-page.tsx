@@ -157,7 +157,7 @@ export function LicenseKeysPage() {
             <KeyActions
               name={row.partialKey}
               onExport={
-                canExport && row.hasFile && !row.invalidated && !license.invalidated
+                canExport && row.hasFile && !row.invalidated && !license.data?.invalidated
                   ? () => void exportFile(row)
                   : undefined
               }
