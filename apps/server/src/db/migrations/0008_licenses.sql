@@ -1,3 +1,7 @@
+-- MAC addresses without their colons, for the accounts search's trigram index (accounts_mac_trgm_idx):
+-- an index needs an immutable expression, and array_to_string is only stable.
+CREATE FUNCTION mac_compact(addresses text[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN replace(array_to_string(addresses, ' '), ':', '');--> statement-breakpoint
 CREATE TABLE "accounts" (
 	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "accounts_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
 	"license_id" integer NOT NULL,
@@ -14,6 +18,7 @@ CREATE TABLE "accounts" (
 	"hostname" text,
 	"created_by" integer,
 	"invalidated_at" bigint,
+	"archived" boolean DEFAULT false NOT NULL,
 	"created_at" bigint NOT NULL
 );
 --> statement-breakpoint
@@ -37,12 +42,14 @@ ALTER TABLE "licenses" ADD CONSTRAINT "licenses_company_id_companies_id_fk" FORE
 ALTER TABLE "licenses" ADD CONSTRAINT "licenses_type_key_license_types_key_fk" FOREIGN KEY ("type_key") REFERENCES "public"."license_types"("key") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "accounts_key_digest_key" ON "accounts" USING btree ("key_digest");--> statement-breakpoint
 CREATE INDEX "accounts_license_id_idx" ON "accounts" USING btree ("license_id","id");--> statement-breakpoint
-CREATE INDEX "accounts_tenant_id_idx" ON "accounts" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE INDEX "accounts_tenant_id_idx" ON "accounts" USING btree ("tenant_id","id") WHERE archived = false;--> statement-breakpoint
+CREATE INDEX "accounts_full_name_idx" ON "accounts" USING btree (lower(coalesce("full_name", '')),"id","full_name") WHERE archived = false;--> statement-breakpoint
+CREATE INDEX "accounts_email_idx" ON "accounts" USING btree (lower(coalesce("email_address", '')),"id") WHERE archived = false;--> statement-breakpoint
+CREATE INDEX "accounts_solo_idx" ON "accounts" USING btree ("solo","id") WHERE archived = false;--> statement-breakpoint
 CREATE INDEX "accounts_full_name_trgm_idx" ON "accounts" USING gin (lower(coalesce("full_name", '')) gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "accounts_email_trgm_idx" ON "accounts" USING gin (lower(coalesce("email_address", '')) gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "accounts_full_name_idx" ON "accounts" USING btree (lower(coalesce("full_name", '')),"id");--> statement-breakpoint
-CREATE INDEX "accounts_email_idx" ON "accounts" USING btree (lower(coalesce("email_address", '')),"id");--> statement-breakpoint
-CREATE INDEX "accounts_solo_idx" ON "accounts" USING btree ("solo","id");--> statement-breakpoint
 CREATE INDEX "accounts_partial_key_trgm_idx" ON "accounts" USING gin ("partial_key" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "accounts_mac_trgm_idx" ON "accounts" USING gin (mac_compact("mac_addresses") gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "licenses_company_id_idx" ON "licenses" USING btree ("company_id");--> statement-breakpoint
+CREATE INDEX "licenses_expiration_date_idx" ON "licenses" USING btree ("expiration_date","id");--> statement-breakpoint
 CREATE INDEX "companies_name_trgm_idx" ON "companies" USING gin (lower("name") gin_trgm_ops);

@@ -29,7 +29,11 @@ export const licenses = pgTable(
     invalidatedAt: epochMs('invalidated_at'),
     createdAt: createdAt(),
   },
-  (table) => [index('licenses_company_id_idx').on(table.companyId)],
+  (table) => [
+    index('licenses_company_id_idx').on(table.companyId),
+    // The accounts page sorted by expiration walks the licences in that order.
+    index('licenses_expiration_date_idx').on(table.expirationDate, table.id),
+  ],
 );
 
 /**
@@ -38,6 +42,8 @@ export const licenses = pgTable(
  * keeps the full key sealed (AES-256-GCM under a key derived from the licence signing key), so
  * that its licence file can be exported again (docs/licensing.md). Hard-deleted with its licence.
  */
+const live = sql`archived = false`;
+
 export const accounts = pgTable(
   'accounts',
   {
@@ -59,17 +65,26 @@ export const accounts = pgTable(
     hostname: text('hostname'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     invalidatedAt: epochMs('invalidated_at'),
+    /** An archived solo account (its licence archived by `POST /api/license/solo/invalidate`): listed nowhere. */
+    archived: boolean('archived').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('accounts_key_digest_key').on(table.keyDigest),
     index('accounts_license_id_idx').on(table.licenseId, table.id),
-    index('accounts_tenant_id_idx').on(table.tenantId, table.id),
+    // The accounts page reads only accounts that are not archived, sorted by one of these, ties by
+    // id; the full name is in its index too, so that a deep page is read from the index alone.
+    index('accounts_tenant_id_idx').on(table.tenantId, table.id).where(live),
+    index('accounts_full_name_idx')
+      .on(sql`lower(coalesce(${table.fullName}, ''))`, table.id, table.fullName)
+      .where(live),
+    index('accounts_email_idx').on(sql`lower(coalesce(${table.emailAddress}, ''))`, table.id).where(live),
+    index('accounts_solo_idx').on(table.solo, table.id).where(live),
+    // The search: names and e-mails by trigram, partial keys too, MAC addresses without their
+    // colons (mac_compact, migration 0008: trigrams of 'AA:BB' are mostly colons).
     index('accounts_full_name_trgm_idx').using('gin', sql`lower(coalesce(${table.fullName}, '')) gin_trgm_ops`),
     index('accounts_email_trgm_idx').using('gin', sql`lower(coalesce(${table.emailAddress}, '')) gin_trgm_ops`),
-    index('accounts_full_name_idx').on(sql`lower(coalesce(${table.fullName}, ''))`, table.id),
-    index('accounts_email_idx').on(sql`lower(coalesce(${table.emailAddress}, ''))`, table.id),
-    index('accounts_solo_idx').on(table.solo, table.id),
     index('accounts_partial_key_trgm_idx').using('gin', sql`${table.partialKey} gin_trgm_ops`),
+    index('accounts_mac_trgm_idx').using('gin', sql`mac_compact(${table.macAddresses}) gin_trgm_ops`),
   ],
 );

@@ -1,5 +1,5 @@
 import type { AccountSortField } from '@opsdeck/contract/accounts';
-import { and, asc, desc, eq, inArray, isNull, not, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { accounts, companies, licenses, licenseTypes } from '../../db/schema';
 import { containsPattern, likePattern } from '../../platform/search';
@@ -46,7 +46,7 @@ export async function selectAccounts(db: Executor, where: SQL | undefined, newes
 export const ofLicense = (licenseId: number) => eq(accounts.licenseId, licenseId);
 export const byIds = (ids: readonly number[]) => inArray(accounts.id, [...ids]);
 export const inTenantScope = (scope: TenantScope) => inScope(accounts.tenantId, scope);
-export const soloAccounts = and(eq(accounts.solo, true), isNull(accounts.invalidatedAt));
+export const soloAccounts = and(eq(accounts.solo, true), eq(accounts.archived, false));
 
 /** One key of a licence, with the sealed key (for its licence file). */
 export async function findKey(db: Executor, where: SQL | undefined) {
@@ -116,7 +116,12 @@ const KEY_LIKE = /^[0-9A-Z…-]+$/i;
 
 export type AccountSearch = {
   scope: TenantScope;
-  search?: { pattern: string; tenantIds: string[]; macPattern: string | null; keyPattern: string | null };
+  search?: {
+    pattern: string;
+    tenantIds: string[];
+    mac: { compact: string; exact: string } | null;
+    keyPattern: string | null;
+  };
 };
 
 /**
@@ -134,17 +139,21 @@ export async function resolveAccountSearch(db: Executor, scope: TenantScope, sea
       .from(companies)
       .where(and(sql`lower(${companies.name}) like ${pattern}`, inScope(companies.tenantId, scope)))
   ).map((row) => row.tenantId);
-  const macPattern = MAC_LIKE.test(search) ? containsPattern(search.toUpperCase().replaceAll('-', ':')) : null;
+  const macText = search.toUpperCase().replaceAll('-', ':');
+  // The index holds the addresses without colons; the exact pattern then keeps the colons' places.
+  const mac = MAC_LIKE.test(search)
+    ? { compact: containsPattern(macText.replaceAll(':', '')), exact: containsPattern(macText) }
+    : null;
   const keyPattern = KEY_LIKE.test(search) ? containsPattern(search.toUpperCase()) : null;
-  return { scope, search: { pattern, tenantIds, macPattern, keyPattern } } satisfies AccountSearch;
+  return { scope, search: { pattern, tenantIds, mac, keyPattern } } satisfies AccountSearch;
 }
 
 /** The WHERE of the accounts page: the scope, no archived solo account, and the search. */
 export function accountCondition(scope: AccountSearch): SQL {
   const conditions: (SQL | undefined)[] = [
     inScope(accounts.tenantId, scope.scope),
-    // An archived solo account (its licence invalidated, which invalidates its key too) is hidden.
-    or(not(accounts.solo), isNull(accounts.invalidatedAt)),
+    // An archived solo account is hidden (the partial indexes hold only the others).
+    eq(accounts.archived, false),
   ];
   const { search } = scope;
   if (search) {
@@ -153,7 +162,10 @@ export function accountCondition(scope: AccountSearch): SQL {
         sql`${fullNameKey} like ${search.pattern}`,
         sql`${emailKey} like ${search.pattern}`,
         search.tenantIds.length ? inArray(accounts.tenantId, search.tenantIds) : undefined,
-        search.macPattern ? sql`array_to_string(${accounts.macAddresses}, ',') like ${search.macPattern}` : undefined,
+        search.mac
+          ? sql`(mac_compact(${accounts.macAddresses}) like ${search.mac.compact}
+              and array_to_string(${accounts.macAddresses}, ',') like ${search.mac.exact})`
+          : undefined,
         search.keyPattern ? sql`${accounts.partialKey} like ${search.keyPattern}` : undefined,
       ),
     );

@@ -51,7 +51,8 @@ export const byName = (name: string) => eq(sql`lower(${companies.name})`, name.t
 /**
  * The search of the companies table (spec section 2): the company's name, its head's first or
  * last name, or its industry, as a case-insensitive substring. The industries come from their
- * small table first; the name is served by the trigram index companies_name_trgm_idx.
+ * small table first; the name is served by the trigram index companies_name_trgm_idx, the head's
+ * name by the users' (users_full_name_trgm_idx: heads are never archived).
  */
 export async function searchCondition(db: Executor, search: string): Promise<SQL> {
   const pattern = likePattern(search);
@@ -61,8 +62,8 @@ export async function searchCondition(db: Executor, search: string): Promise<SQL
     .where(sql`lower(${industryTypes.name}) like ${pattern}`);
   return sql`(lower(${companies.name}) like ${pattern}
     or ${companies.headId} in (select ${users.id} from ${users}
-      where ${users.companyId} is not null
-        and (lower(${users.firstName}) like ${pattern} or lower(${users.lastName}) like ${pattern}))
+      where ${users.archived} = false
+        and lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern})
     ${
       industries.length
         ? sql`or ${inArray(

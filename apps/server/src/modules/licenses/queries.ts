@@ -130,10 +130,10 @@ export async function deleteLicense(db: Executor, companyId: number, id: number)
   return rows.length > 0;
 }
 
-/** Invalidates every key of a licence (a solo licence's one account, when it is archived). */
-export async function invalidateKeysOf(db: Executor, licenseId: number, now: number) {
+/** Archives a solo licence's account: invalidated, and gone from the account lists. */
+export async function archiveKeysOf(db: Executor, licenseId: number, now: number) {
   await db
     .update(accounts)
-    .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})` })
+    .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})`, archived: true })
     .where(eq(accounts.licenseId, licenseId));
 }

@@ -127,7 +127,7 @@ export function createLicensesService(deps: { db: Db }) {
       await db.transaction(async (tx) => {
         const now = Date.now();
         await q.invalidateLicense(tx, license.id, now);
-        await q.invalidateKeysOf(tx, license.id, now);
+        await q.archiveKeysOf(tx, license.id, now);
       });
       return read(license.id);
     },
