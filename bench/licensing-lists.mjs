@@ -1,0 +1,183 @@
+// @ts-check
+// The companies and accounts tables of License Management with 10,000 companies and 200,000
+// accounts (one licence of 20 keys per company): a page of 10, sorted and searched, at a fixed
+// request rate (autocannon's overallRate), on PostgreSQL and on the embedded PGlite, signed in as
+// the provider administrator (who sees every company and every account). Reports p50/p99 latency
+// per scenario and fails (exit code 1, after the last scenario) if any answer is not 2xx.
+// `node bench/licensing-lists.mjs` (or `npm run licensing-lists -w bench`); BENCH_COMPANIES,
+// BENCH_ACCOUNTS, BENCH_RATE, BENCH_SECONDS, BENCH_DATABASE_URL change the defaults,
+// BENCH_BACKENDS=postgres or =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios
+// whose name contains the text.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { root, startServer, waitFor } from './lib.mjs';
+
+const companiesCount = Number(process.env.BENCH_COMPANIES ?? 10_000);
+const accountsCount = Number(process.env.BENCH_ACCOUNTS ?? 200_000);
+const rate = Number(process.env.BENCH_RATE ?? 20);
+const duration = Number(process.env.BENCH_SECONDS ?? 20);
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
+const only = process.env.BENCH_ONLY ?? '';
+const port = 8294;
+const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
+
+/** The middle page of a list of `total` rows, 10 a page. */
+const middle = (/** @type {number} */ total) => Math.max(1, Math.floor(total / 20));
+
+const SCENARIOS = [
+  { name: 'companies: page 1, by name', path: '/api/company', query: 'page=1&size=10&sort=name,asc' },
+  {
+    name: `companies: page ${middle(companiesCount)}, by name`,
+    path: '/api/company',
+    query: `page=${middle(companiesCount)}&size=10&sort=name,asc`,
+  },
+  { name: 'companies: search "an", by name', path: '/api/company', query: 'page=1&size=10&sort=name,asc&search=an' },
+  {
+    name: 'companies: search "stonebridge robotics"',
+    path: '/api/company',
+    query: 'page=1&size=10&sort=name,asc&search=stonebridge%20robotics',
+  },
+  { name: 'companies: page 1, by head', path: '/api/company', query: 'page=1&size=10&sort=head,asc' },
+  { name: 'companies: page 1, by industry', path: '/api/company', query: 'page=1&size=10&sort=industry,asc' },
+  { name: 'accounts: page 1, by full name', path: '/api/account', query: 'page=1&size=10&sort=fullName,asc' },
+  {
+    name: `accounts: page ${middle(accountsCount)}, by full name`,
+    path: '/api/account',
+    query: `page=${middle(accountsCount)}&size=10&sort=fullName,asc`,
+  },
+  {
+    name: 'accounts: search name "ander"',
+    path: '/api/account',
+    query: 'page=1&size=10&sort=fullName,asc&search=ander',
+  },
+  {
+    name: 'accounts: search e-mail "a.okafor"',
+    path: '/api/account',
+    query: 'page=1&size=10&sort=fullName,asc&search=a.okafor',
+  },
+  {
+    name: 'accounts: search MAC "5e:60:a"',
+    path: '/api/account',
+    query: 'page=1&size=10&sort=fullName,asc&search=5e%3A60%3Aa',
+  },
+  { name: 'accounts: search, no match', path: '/api/account', query: 'page=1&size=10&sort=fullName,asc&search=zzzz' },
+  { name: 'accounts: page 1, by expiration', path: '/api/account', query: 'page=1&size=10&sort=expiration,asc' },
+];
+
+/** @type {string[]} */
+const failures = [];
+
+/** @param {Record<string, string>} env */
+function seed(env) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed-licensing.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      BENCH_COMPANIES: String(companiesCount),
+      BENCH_ACCOUNTS: String(accountsCount),
+      ...env,
+    },
+  });
+  if (result.status !== 0) throw new Error('seeding failed');
+}
+
+/**
+ * @param {string} label
+ * @param {Record<string, string>} env
+ */
+async function measureBackend(label, env) {
+  seed(env);
+  const server = startServer({
+    port,
+    env: { ...env, DEMO: '0', LOG_LEVEL: 'warn', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+  });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/api/health`);
+    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+      method: 'POST',
+      headers: { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' },
+      body: JSON.stringify({ username: admin.email, password: admin.password }),
+    });
+    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+    const { token } = await login.json();
+    const auth = { 'x-app-key': 'opsdeck-console', 'x-auth-token': token };
+    console.log(
+      `\n${label}: ${companiesCount} companies, ${accountsCount} accounts, ${rate} req/s for ${duration} s, ` +
+        '10 connections',
+    );
+    for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
+      const url = `http://127.0.0.1:${port}${scenario.path}?${scenario.query}`;
+      // Requests the server is still working through (a scenario it could not keep up with: on
+      // PGlite one query runs at a time) would count against this one: probe, one at a time, until
+      // a probe is no slower than the one before it (at most 10 probes).
+      let probe = await fetch(url, { headers: auth });
+      let text = await probe.text();
+      for (let previous = Number.POSITIVE_INFINITY, tries = 0; probe.ok && tries < 10; tries += 1) {
+        const sent = performance.now();
+        probe = await fetch(url, { headers: auth });
+        text = await probe.text();
+        const took = performance.now() - sent;
+        if (took >= previous * 0.8) break;
+        previous = took;
+      }
+      if (!probe.ok) {
+        failures.push(`${label}, ${scenario.name}: ${probe.status} ${text.slice(0, 200)}`);
+        console.log(`  ${scenario.name.padEnd(44)} FAILED: ${probe.status} ${text.slice(0, 200)}`);
+        continue;
+      }
+      const body = JSON.parse(text);
+      const result = await autocannon({ url, connections: 10, overallRate: rate, duration, headers: auth });
+      const bad = result.non2xx + result.errors + result.timeouts;
+      if (bad > 0) {
+        failures.push(
+          `${label}, ${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} ` +
+            `timeouts (status codes ${JSON.stringify(result.statusCodeStats)})`,
+        );
+      }
+      console.log(
+        `  ${scenario.name.padEnd(44)} total ${String(body.total).padStart(6)}   ` +
+          `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
+          `${result.requests.average.toFixed(1)} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+if (backends.includes('postgres')) {
+  // PostgreSQL: a database of its own on the machine's server, dropped afterwards.
+  const name = `opsdeck_bench_licensing_${Date.now()}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  const databaseUrl = new URL(serverUrl);
+  databaseUrl.pathname = `/${name}`;
+  try {
+    await measureBackend('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
+  } finally {
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  }
+}
+
+if (backends.includes('pglite')) {
+  // PGlite: a fresh data directory, seeded before the server opens it (one process at a time).
+  const pgliteDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-licensing-'));
+  try {
+    await measureBackend('PGlite', { DATA_DIR: pgliteDir });
+  } finally {
+    rmSync(pgliteDir, { recursive: true, force: true });
+  }
+}
+
+if (failures.length > 0) {
+  console.error(`\n${failures.length} scenario(s) had answers other than 2xx:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
