@@ -180,3 +180,88 @@ test.describe('accessibility as a company head', () => {
   test.describe.configure({ mode: 'default' });
   managementChecks('companyHead', { admin: false });
 });
+
+const LICENSE = '/dashboard/license';
+const NORTHWIND = USERS.companyHead.company;
+
+/** The License Management screens with their dialogs; the provider's own screens only for the admin. */
+function licenseChecks(who: 'admin' | 'companyHead') {
+  const admin = who === 'admin';
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await signedInPage(browser, USERS[who].email);
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  const licenses = () => page.getByRole('table', { name: 'Licenses' });
+  const dispatch = () => licenses().getByRole('row').filter({ hasText: 'Dispatch robots' });
+
+  /** Northwind's page: from the companies table for the admin, from the sidebar's 'Licenses' for its head. */
+  async function openNorthwind() {
+    if (admin) {
+      await openScreen(page, `${LICENSE}/companies`, 'Companies');
+      await page.getByRole('link', { name: NORTHWIND, exact: true }).click();
+    } else {
+      // By the link's address rather than a click: the pointer left over the entry would be checked too.
+      await page.goto('/dashboard');
+      const entry = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Licenses' });
+      await page.goto((await entry.getAttribute('href')) ?? '');
+    }
+    await expect(page.getByRole('heading', { level: 1, name: NORTHWIND })).toBeVisible();
+    await expect(dispatch()).toBeVisible();
+  }
+
+  if (admin) {
+    test('Companies with its create and edit modals', async () => {
+      await openScreen(page, `${LICENSE}/companies`, 'Companies');
+      await expect(page.getByRole('table', { name: 'Companies' }).locator('tbody tr').first()).toBeVisible();
+      await expectAccessible(page, 'Companies');
+      await checkModal(page, 'Companies: create', page.getByRole('button', { name: 'Create company' }));
+      await checkModal(page, 'Companies: edit', firstEdit(page));
+    });
+  }
+
+  test(`a company page with its licences${admin ? ', and the add and renew modals' : ''}`, async () => {
+    await openNorthwind();
+    await expectAccessible(page, 'Company page');
+    if (admin) {
+      await checkModal(page, 'Company page: add license', page.getByRole('button', { name: 'Add license' }));
+      await checkModal(page, 'Company page: renew', dispatch().getByRole('button', { name: 'Renew Dispatch robots' }));
+    }
+  });
+
+  test("a licence's keys, and the generate and generate-from-file modals", async () => {
+    await openNorthwind();
+    await dispatch().getByRole('link', { name: 'View keys of Dispatch robots' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'License Keys' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'License keys' }).locator('tbody tr').first()).toBeVisible();
+    await expectAccessible(page, 'License keys');
+    for (const item of ['Generate key', 'Generate from file']) {
+      await page.getByRole('button', { name: 'Generate keys', exact: true }).click();
+      await checkModal(page, `License keys: ${item}`, page.getByRole('menuitem', { name: item }));
+    }
+  });
+
+  if (admin) {
+    test('Accounts with the add solo account and delete modals', async () => {
+      await openScreen(page, `${LICENSE}/accounts`, 'Accounts');
+      const table = page.getByRole('table', { name: 'Accounts' });
+      await expect(table.locator('tbody tr')).toHaveCount(10);
+      await expectAccessible(page, 'Accounts');
+      await checkModal(page, 'Accounts: add solo account', page.getByRole('button', { name: 'Add solo account' }));
+      await checkModal(page, 'Accounts: delete', table.getByRole('button', { name: /^Delete / }).first());
+    });
+  }
+}
+
+test.describe('accessibility of License Management as the provider admin', () => {
+  test.describe.configure({ mode: 'default' });
+  licenseChecks('admin');
+});
+
+test.describe('accessibility of License Management as a company head', () => {
+  test.describe.configure({ mode: 'default' });
+  licenseChecks('companyHead');
+});
