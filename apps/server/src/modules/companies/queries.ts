@@ -89,13 +89,20 @@ export async function pageCompanyIds(
   offset: number,
 ) {
   const order = sort.direction === 'desc' ? desc : asc;
-  const rows = await db
-    .select({ id: companies.id })
-    .from(companies)
-    .innerJoin(industryTypes, eq(industryTypes.key, companies.industryTypeKey))
-    .leftJoin(head, eq(head.id, companies.headId))
+  // Joined only for the order that reads them: by name, the walk of companies_name_lower_key
+  // stops after one page.
+  let query = db.select({ id: companies.id }).from(companies).$dynamic();
+  if (sort.field === 'industry')
+    query = query.innerJoin(industryTypes, eq(industryTypes.key, companies.industryTypeKey));
+  if (sort.field === 'head') query = query.leftJoin(head, eq(head.id, companies.headId));
+  const rows = await query
     .where(where)
-    .orderBy(sql`${SORT_KEYS[sort.field]} ${sql.raw(sort.direction)} nulls last`, order(companies.id))
+    .orderBy(
+      sort.field === 'head'
+        ? sql`${SORT_KEYS.head} ${sql.raw(sort.direction)} nulls last`
+        : order(SORT_KEYS[sort.field]),
+      order(companies.id),
+    )
     .limit(limit)
     .offset(offset);
   return rows.map((row) => row.id);
