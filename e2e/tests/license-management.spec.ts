@@ -96,6 +96,8 @@ async function generateIn(page: Page, dialog: Locator, department: string) {
 
 async function openKeyMenu(page: Page, item: 'Generate key' | 'Generate from file') {
   await page.getByRole('button', { name: 'Generate keys', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: item })).toBeVisible();
+  await expectAccessible(page, 'key menu');
   await page.getByRole('menuitem', { name: item }).click();
   return page.getByRole('dialog', {
     name: item === 'Generate key' ? 'Generate key' : 'Generate key from a registration file',
@@ -197,7 +199,7 @@ test.describe('licences and keys as the provider admin', () => {
     request,
     context,
   }) => {
-    test.setTimeout(30_000);
+    test.setTimeout(60_000);
     const tag = stamp();
     const companyName = `E2E Keys ${tag}`;
     const label = `Robots ${tag}`;

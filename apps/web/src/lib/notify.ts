@@ -15,15 +15,26 @@ export function notifyDone(verb: Verb, name: string): void {
   notifySuccess(doneText(verb, name));
 }
 
+/** Every toast: closes after 5000 ms (spec section 8), with a close button that says what it does. */
+function show(color: 'teal' | 'red', title: string, message: string): void {
+  notifications.show({
+    color,
+    title,
+    message,
+    autoClose: LIMITS.toastCloseMs,
+    closeButtonProps: { 'aria-label': i18n.t('toast.close') },
+  });
+}
+
 export function notifySuccess(message: string): void {
-  notifications.show({ color: 'teal', title: i18n.t('toast.success'), message, autoClose: LIMITS.toastCloseMs });
+  show('teal', i18n.t('toast.success'), message);
 }
 
 /** An error toast from a catalogue key, with an optional item name appended. */
 export function notifyErrorKey(key: string, name?: string): void {
   const text = errorText(key) ?? key;
   const message = name ? `${text} (${truncateText(name, LIMITS.truncate.toastName)})` : text;
-  notifications.show({ color: 'red', title: i18n.t('toast.error'), message, autoClose: LIMITS.toastCloseMs });
+  show('red', i18n.t('toast.error'), message);
 }
 
 /** An error toast for whatever a call threw: its catalogue key, or the general error. */
