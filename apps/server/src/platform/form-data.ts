@@ -22,8 +22,6 @@ export type FormDataOptions = {
   maxFieldBytes?: number;
 };
 
-export type UploadedBytes = { filename: string; bytes: Uint8Array };
-
 /**
  * The parts of a multipart body as one plain object: the first value of each text field, and each
  * declared file read whole into memory (these are small files, bounded by `maxFileBytes`). An

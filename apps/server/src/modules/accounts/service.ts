@@ -19,12 +19,13 @@ import { parseRegistrationFile, type Registration, RegistrationFileError } from 
 import { sealKey, unsealKey } from '@opsdeck/licensing/sealing';
 import type { SigningKey } from '@opsdeck/licensing/signing-key';
 import type { Db, Executor } from '../../db/client';
-import type { RequestAuth } from '../../platform/access';
+import { type RequestAuth, requireProvider } from '../../platform/access';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
+import { inIdOrder } from '../../platform/search';
 import { oneTenant, scopeOf } from '../../platform/tenancy';
 import { listWithLicenseType } from '../activities/queries';
 import { findDepartment } from '../departments/queries';
-import { companyLicense, requireProvider } from '../licenses/access';
+import { companyLicense } from '../licenses/access';
 import * as licenseQueries from '../licenses/queries';
 import { defaultExpiration } from '../licenses/service';
 import * as q from './queries';
@@ -258,9 +259,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
       const total = await q.countAccounts(db, scope);
       const ids = offset < total ? await q.pageAccountIds(db, scope, sort, query.size, offset) : [];
       const rows = ids.length ? await q.selectAccounts(db, q.byIds(ids)) : [];
-      const byId = new Map(rows.map((row) => [row.id, toAccount(row)]));
-      const items = ids.map((id) => byId.get(id)).filter((account): account is Account => account !== undefined);
-      return { items, total, page: query.page, size: query.size };
+      return { items: inIdOrder(ids, rows).map(toAccount), total, page: query.page, size: query.size };
     },
 
     /** GET /api/account/solo: the provider's solo accounts, newest first; archived ones are left out. */

@@ -15,6 +15,7 @@ import { hasSqlState, SQLSTATE, violatedConstraint } from '../../platform/databa
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { hashPassword } from '../../platform/passwords';
+import { inIdOrder } from '../../platform/search';
 import { setPassword } from '../auth/queries';
 import { assignRole, ensureBuiltInRole } from '../roles/queries';
 import { completeName } from '../users/names';
@@ -122,9 +123,7 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
       const total = await q.countCompanies(db, where);
       const ids = offset < total ? await q.pageCompanyIds(db, where, sort, query.size, offset) : [];
       const rows = ids.length ? await q.selectCompanies(db, q.byIds(ids)) : [];
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      const ordered = ids.map((id) => byId.get(id)).filter((row): row is q.CompanyRow => row !== undefined);
-      return { items: await withLicenses(db, ordered), total, page: query.page, size: query.size };
+      return { items: await withLicenses(db, inIdOrder(ids, rows)), total, page: query.page, size: query.size };
     },
 
     /** GET /api/company/find-by-name/{name}: the company of that name (case-insensitive). */

@@ -1,17 +1,9 @@
 import type { Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
-import { conflict, forbidden, notFound } from '../../platform/errors';
+import { conflict, notFound } from '../../platform/errors';
 import { scopeOf } from '../../platform/tenancy';
 import { findCompany } from '../companies/queries';
 import { findLicense, type LicenseRow } from './queries';
-
-/**
- * Licences and the activity catalogue are the provider's business (docs/roles.md): only a provider
- * administrator issues, renews, invalidates or deletes one, whatever a company role was given.
- */
-export function requireProvider(auth: RequestAuth) {
-  if (!auth.isAdmin) throw forbidden();
-}
 
 /**
  * A company the caller may act on: their own for company users, any for an admin (or the one an

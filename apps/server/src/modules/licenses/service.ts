@@ -1,9 +1,9 @@
 import type { AddLicense, InvalidateLicense, License, UpdateLicense } from '@opsdeck/contract/licenses';
 import { LICENSE_LIMITS } from '@opsdeck/contract/licenses';
 import type { Db } from '../../db/client';
-import type { RequestAuth } from '../../platform/access';
+import { type RequestAuth, requireProvider } from '../../platform/access';
 import { badRequest, conflict, notFound } from '../../platform/errors';
-import { companyInScope, companyLicense, requireProvider } from './access';
+import { companyInScope, companyLicense } from './access';
 import * as q from './queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -110,9 +110,7 @@ export function createLicensesService(deps: { db: Db }) {
     async remove(auth: RequestAuth, companyId: number, licenseId: number): Promise<void> {
       requireProvider(auth);
       const { company, license } = await companyLicense(db, auth, companyId, licenseId);
-      await db.transaction(async (tx) => {
-        if (!(await q.deleteLicense(tx, company.id, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
-      });
+      if (!(await q.deleteLicense(db, company.id, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
     },
 
     /**

@@ -9,6 +9,7 @@ import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { hashPassword } from '../../platform/passwords';
+import { inIdOrder } from '../../platform/search';
 import { oneTenant, scopeOf } from '../../platform/tenancy';
 import { setPassword } from '../auth/queries';
 import { findCompany, headsCompany } from '../companies/queries';
@@ -108,9 +109,7 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
     const collectFirst = scope.search !== undefined && total <= COLLECT_FIRST_LIMIT;
     const ids = offset < total ? await q.pageUserIds(db, scope, sort, query.size, offset, collectFirst) : [];
     const found = ids.length ? await usersWhere(caller, q.byIds(ids)) : [];
-    const byId = new Map(found.map((user) => [user.id, user]));
-    const items = ids.map((id) => byId.get(id)).filter((user): user is User => user !== undefined);
-    return { items, total, page: query.page, size: query.size };
+    return { items: inIdOrder(ids, found), total, page: query.page, size: query.size };
   }
 
   async function get(caller: RequestAuth, id: number): Promise<User> {
