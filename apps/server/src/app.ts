@@ -27,6 +27,8 @@ import { taskRoutes } from './modules/tasks/routes';
 import { createTasksService } from './modules/tasks/service';
 import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
+import { workflowRoutes } from './modules/workflows/routes';
+import { createWorkflowsService } from './modules/workflows/service';
 import { registerAccessControl } from './platform/access';
 import { registerHealth } from './platform/database-health';
 import { registerErrorHandling } from './platform/errors';
@@ -85,6 +87,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
   const licenses = createLicensesService({ db });
   const accounts = createAccountsService({ db, signing });
+  const workflows = createWorkflowsService({ db, events });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -110,6 +113,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(licenseRoutes, { signing, licenses });
       await api.register(accountRoutes, { accounts });
       await api.register(activityRoutes, { activities });
+      await api.register(workflowRoutes, { workflows, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },
   );

@@ -21,6 +21,7 @@ const Env = z.object({
   REDIS_URL: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
   LICENSE_SIGNING_KEY: z.string().optional(),
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
 });
 
 export type Config = {
@@ -43,6 +44,8 @@ export type Config = {
   trustProxy: boolean | string[];
   /** An Ed25519 private key (PEM) that signs licence files; else one kept in DATA_DIR. Never logged. */
   licenseSigningKey: string | undefined;
+  /** The largest workflow file accepted (MAX_UPLOAD_MB); a larger upload answers 413 and stores nothing. */
+  maxUploadBytes: number;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -81,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: parsed.WEB_DIST,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     licenseSigningKey: parsed.LICENSE_SIGNING_KEY,
+    maxUploadBytes: Math.floor(parsed.MAX_UPLOAD_MB * 1024 * 1024),
   };
 }

@@ -18,10 +18,13 @@ export type CallOptions = {
   appKey?: string | null;
   json?: unknown;
   form?: Record<string, string>;
+  /** A multipart/form-data body, as the console's uploads send it. */
+  multipart?: FormData;
   headers?: Record<string, string>;
 };
 
-export type CallResult<T = unknown> = { status: number; body: T; headers: Headers };
+/** `body` is the parsed JSON (or the text); `bytes` the raw body, for downloads. */
+export type CallResult<T = unknown> = { status: number; body: T; headers: Headers; bytes: Uint8Array };
 
 export type TestApp = {
   app: App;
@@ -68,8 +71,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     if (options.appKey !== null) headers[HEADERS.appKey] = options.appKey ?? CONSOLE_APP_KEY;
     if (options.token) headers[HEADERS.authToken] = options.token;
     if (options.tenantId) headers[HEADERS.tenantId] = options.tenantId;
-    let body: string | undefined;
-    if (options.json !== undefined) {
+    let body: string | FormData | undefined;
+    if (options.multipart) {
+      body = options.multipart;
+    } else if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     } else if (options.form) {
@@ -81,14 +86,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       headers,
       body,
     });
-    const text = await response.text();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       // not JSON: keep the text
     }
-    return { status: response.status, body: parsed as T, headers: response.headers };
+    return { status: response.status, body: parsed as T, headers: response.headers, bytes };
   }
 
   async function login(email: string, password: string) {

@@ -90,11 +90,13 @@ export const ERROR_MESSAGES = {
   ERROR_WORKFLOW_ID_REQUIRED: 'Workflow is required.',
   ERROR_WORKFLOW_NOT_EXIST: 'The workflow cannot be found or is archived.',
   ERROR_WORKFLOW_GENERAL_INTERNAL: 'Oops! Something went wrong while processing the workflow.',
+  ERROR_WORKFLOW_FILE_TOO_LARGE: 'The workflow file is larger than the upload limit.',
   ERROR_DIRECTORY_NAME_REQUIRED: 'Name is required.',
   ERROR_DIRECTORY_NAME_TOO_LONG: 'Name must be at most 255 characters.',
   ERROR_DIRECTORY_NAME_INVALID: 'Name must not contain \\ / : * ? " | < >.',
   ERROR_DIRECTORY_NAME_EXIST: 'A file or directory with this name already exists.',
   ERROR_DIRECTORY_NOT_EXIST: 'The directory does not exist.',
+  ERROR_DIRECTORY_PROTECTED: 'A company folder cannot be renamed or deleted.',
   // Department
   ERROR_DEPARTMENT_NAME_REQUIRED: 'Department name is required.',
   ERROR_DEPARTMENT_NAME_TOO_LONG: 'Department name must be at most 255 characters.',

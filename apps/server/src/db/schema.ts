@@ -9,3 +9,4 @@ export * from './schema/schedules';
 export * from './schema/statuses';
 export * from './schema/tasks';
 export * from './schema/users';
+export * from './schema/workflows';

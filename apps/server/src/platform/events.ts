@@ -9,7 +9,9 @@ export type Resource =
   | 'statuses'
   | 'tasks'
   | 'schedules'
-  | 'sessions';
+  | 'sessions'
+  | 'workflows'
+  | 'directories';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted' | 'archived';
 

@@ -15,8 +15,10 @@ export type FormDataOptions = {
   files: readonly string[];
   /** The largest file accepted, in bytes. */
   maxFileBytes: number;
-  /** What a larger file answers (400, on its field): the area's own key, never a 413 or a 500. */
+  /** What a larger file answers, on its field: the area's own key, never a 500. */
   fileTooLarge: ErrorKey;
+  /** Its status: 400 (a registration file is simply invalid), or 413 for an upload over the operator's limit. */
+  fileTooLargeStatus?: 400 | 413;
   /** At most this many text fields (default 10), each at most `maxFieldBytes` (default 16 KiB). */
   maxFields?: number;
   maxFieldBytes?: number;
@@ -29,7 +31,7 @@ export type FormDataOptions = {
  */
 export async function multipartBody(
   parts: AsyncIterable<Multipart>,
-  options: Pick<FormDataOptions, 'files' | 'fileTooLarge'>,
+  options: Pick<FormDataOptions, 'files' | 'fileTooLarge' | 'fileTooLargeStatus'>,
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   try {
@@ -37,7 +39,11 @@ export async function multipartBody(
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
         for await (const chunk of part.file) chunks.push(chunk as Buffer);
-        if (part.file.truncated) throw badRequest(options.fileTooLarge, { [part.fieldname]: options.fileTooLarge });
+        if (part.file.truncated) {
+          throw new AppError(options.fileTooLargeStatus ?? 400, options.fileTooLarge, {
+            [part.fieldname]: options.fileTooLarge,
+          });
+        }
         if (options.files.includes(part.fieldname) && !(part.fieldname in body)) {
           body[part.fieldname] = { filename: part.filename ?? '', bytes: new Uint8Array(Buffer.concat(chunks)) };
         }

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { companies, credentials, departments, users } from '../db/schema';
 import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
+import { ensureTreeRoot } from '../modules/workflows/queries';
 import { hashPassword } from '../platform/passwords';
 import { seedDemoActivities } from './demo-activities';
 import { DEMO_LICENSES, seedDemoLicenses, seedDemoPremiumActivities, seedDemoSoloAccounts } from './demo-licenses';
@@ -102,6 +103,7 @@ export async function seedDemo(db: Executor, signingKey: KeyObject) {
       head: await ensureBuiltInRole(db, tenantId, 'DEPARTMENT_HEAD'),
       employee: await ensureBuiltInRole(db, tenantId, 'EMPLOYEE'),
     };
+    await ensureTreeRoot(db, tenantId);
 
     const addUser = async (person: Person, departmentId: number | null, roleId: number) => {
       const [user] = await db

@@ -17,6 +17,7 @@ import { REGISTRATION_MAX_BYTES } from '@opsdeck/licensing/registration';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
+import { attachment } from '../../platform/content-disposition';
 import { registerFormData } from '../../platform/form-data';
 import type { AccountsService } from './service';
 
@@ -182,7 +183,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
       const file = await accounts.exportFile(requireAuth(request), request.params.id);
       return reply
         .type('text/plain; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('content-disposition', attachment(file.fileName))
         .send(file.text);
     },
   );

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client';
 import {
   companies,
   departments,
+  directories,
   industryTypes,
   licenses,
   licenseTypes,
@@ -13,8 +14,10 @@ import {
   statuses,
   tasks,
   users,
+  workflows,
 } from '../../db/schema';
 import { likePattern } from '../../platform/search';
+import { databaseBlobStore } from '../workflows/blob-store';
 
 const head = alias(users, 'head');
 
@@ -180,6 +183,10 @@ export async function deleteTenant(db: Executor, company: { id: number; tenantId
   await db.delete(tasks).where(eq(tasks.tenantId, tenantId));
   await db.delete(statuses).where(eq(statuses.tenantId, tenantId));
   await db.delete(schedules).where(eq(schedules.tenantId, tenantId));
+  // Workflows go with their versions; the directories' tree with its root; then the files no one holds.
+  await db.delete(workflows).where(eq(workflows.tenantId, tenantId));
+  await db.delete(directories).where(eq(directories.tenantId, tenantId));
+  await databaseBlobStore.sweep(db);
   // Sessions, credentials, reset keys and role grants go with their users.
   const removed = await db.delete(users).where(eq(users.companyId, company.id)).returning({ id: users.id });
   await db.update(departments).set({ parentId: null }).where(eq(departments.tenantId, tenantId));

@@ -20,6 +20,7 @@ import { setPassword } from '../auth/queries';
 import { assignRole, ensureBuiltInRole } from '../roles/queries';
 import { completeName } from '../users/names';
 import { emailTaken, insertUser } from '../users/queries';
+import { ensureTreeRoot } from '../workflows/queries';
 import * as q from './queries';
 
 type LicenseSummary = Awaited<ReturnType<typeof q.currentLicenses>>[number];
@@ -156,6 +157,7 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
           const adminRoleId = await ensureBuiltInRole(tx, tenantId, 'COMPANY_ADMINISTRATOR');
           await ensureBuiltInRole(tx, tenantId, 'DEPARTMENT_HEAD');
           await ensureBuiltInRole(tx, tenantId, 'EMPLOYEE');
+          await ensureTreeRoot(tx, tenantId);
           const headId = await insertUser(tx, {
             tenantId,
             companyId,

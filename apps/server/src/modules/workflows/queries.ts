@@ -1,0 +1,439 @@
+import { ROOT_DIRECTORY } from '@opsdeck/contract/workflows';
+import { and, asc, desc, eq, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { type Executor, selectRows } from '../../db/client';
+import {
+  activities,
+  companies,
+  directories,
+  licenseTypeActivities,
+  users,
+  workflows,
+  workflowVersions,
+} from '../../db/schema';
+import { likePattern } from '../../platform/search';
+
+export type DirectoryRow = typeof directories.$inferSelect;
+export type WorkflowRow = typeof workflows.$inferSelect;
+
+const live = eq(workflows.archived, false);
+
+/**
+ * The root of a company's tree ('Workflows'), made with the company; made here too for a company
+ * that has none (one made by a seed script), whoever asks first.
+ */
+export async function ensureTreeRoot(db: Executor, tenantId: string): Promise<DirectoryRow> {
+  const existing = await findTreeRoot(db, tenantId);
+  if (existing) return existing;
+  const now = Date.now();
+  const [made] = await db
+    .insert(directories)
+    .values({ tenantId, parentId: null, name: ROOT_DIRECTORY, idPath: '', updatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (!made) return (await findTreeRoot(db, tenantId))!;
+  const [root] = await db
+    .update(directories)
+    .set({ idPath: `/${made.id}/` })
+    .where(eq(directories.id, made.id))
+    .returning();
+  return root!;
+}
+
+async function findTreeRoot(db: Executor, tenantId: string) {
+  const [row] = await db
+    .select()
+    .from(directories)
+    .where(and(eq(directories.tenantId, tenantId), isNull(directories.parentId)));
+  return row?.idPath ? row : undefined;
+}
+
+/** A child directory by name (case-insensitive), optionally locked for the caller's transaction. */
+export async function findChildDirectory(db: Executor, parent: DirectoryRow, name: string, lock = false) {
+  const query = db
+    .select()
+    .from(directories)
+    .where(
+      and(
+        eq(directories.tenantId, parent.tenantId),
+        eq(directories.parentId, parent.id),
+        sql`lower(${directories.name}) = lower(${name})`,
+      ),
+    );
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** Locks a directory row until the transaction ends: every write into a directory takes this first. */
+export async function lockDirectory(tx: Executor, id: number) {
+  const [row] = await tx.select().from(directories).where(eq(directories.id, id)).for('update');
+  return row;
+}
+
+/** Whether a directory already holds an item of this name: a directory's name or a live workflow's file name. */
+export async function nameTaken(db: Executor, directory: DirectoryRow, name: string): Promise<boolean> {
+  const [row] = await selectRows<{ taken: boolean }>(
+    db,
+    sql`
+    select exists (
+      select 1 from directories d
+      where d.tenant_id = ${directory.tenantId} and d.parent_id = ${directory.id} and lower(d.name) = lower(${name})
+    ) or exists (
+      select 1 from workflows w
+      where w.directory_id = ${directory.id} and w.archived = false and lower(w.file_name) = lower(${name})
+    ) as taken`,
+  );
+  return Boolean(row?.taken);
+}
+
+/** Every name a directory holds, lower-cased. */
+export async function takenNames(db: Executor, directory: DirectoryRow): Promise<Set<string>> {
+  const dirs = await db
+    .select({ name: sql<string>`lower(${directories.name})` })
+    .from(directories)
+    .where(eq(directories.parentId, directory.id));
+  const files = await db
+    .select({ name: sql<string>`lower(${workflows.fileName})` })
+    .from(workflows)
+    .where(and(eq(workflows.directoryId, directory.id), live));
+  return new Set([...dirs, ...files].map((row) => row.name));
+}
+
+export async function insertDirectory(
+  tx: Executor,
+  parent: DirectoryRow,
+  values: { name: string; userId: number; now: number },
+): Promise<DirectoryRow> {
+  const [made] = await tx
+    .insert(directories)
+    .values({
+      tenantId: parent.tenantId,
+      parentId: parent.id,
+      name: values.name,
+      idPath: '',
+      createdAt: values.now,
+      createdBy: values.userId,
+      updatedAt: values.now,
+      updatedBy: values.userId,
+    })
+    .returning();
+  const [row] = await tx
+    .update(directories)
+    .set({ idPath: `${parent.idPath}${made!.id}/` })
+    .where(eq(directories.id, made!.id))
+    .returning();
+  return row!;
+}
+
+export async function renameDirectory(tx: Executor, id: number, name: string, userId: number, now: number) {
+  await tx.update(directories).set({ name, updatedAt: now, updatedBy: userId }).where(eq(directories.id, id));
+}
+
+/** The live workflows of a directory and everything below it. */
+const inSubtree = (directory: DirectoryRow) =>
+  sql`${workflows.directoryId} in (select d.id from directories d where d.tenant_id = ${directory.tenantId} and d.id_path like ${`${directory.idPath}%`})`;
+
+export async function countSubtree(db: Executor, directory: DirectoryRow) {
+  const [dirs] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(directories)
+    .where(and(eq(directories.tenantId, directory.tenantId), like(directories.idPath, `${directory.idPath}%`)));
+  const [flows] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(workflows)
+    .where(and(live, inSubtree(directory)));
+  return { directories: dirs!.count, workflows: flows!.count };
+}
+
+/** Archives every workflow of the subtree and removes its directories (the children go by cascade). */
+export async function removeSubtree(tx: Executor, directory: DirectoryRow, userId: number, now: number) {
+  const archived = await tx
+    .update(workflows)
+    .set({ archived: true, updatedAt: now, updatedBy: userId })
+    .where(and(live, inSubtree(directory)))
+    .returning({ id: workflows.id });
+  const removed = await tx
+    .delete(directories)
+    .where(and(eq(directories.tenantId, directory.tenantId), like(directories.idPath, `${directory.idPath}%`)))
+    .returning({ id: directories.id });
+  return { directories: removed.length, workflows: archived.length, workflowIds: archived.map((row) => row.id) };
+}
+
+/** Names of directories by id (to spell the paths of search hits and zip entries). */
+export async function directoryNames(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: directories.id, name: directories.name })
+    .from(directories)
+    .where(inArray(directories.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+export async function findDirectory(db: Executor, id: number) {
+  const [row] = await db.select().from(directories).where(eq(directories.id, id));
+  return row;
+}
+
+/** A live workflow of the tenant (null: any tenant). */
+export async function findWorkflow(db: Executor, id: number, tenantId: string | null, lock = false) {
+  const where = and(eq(workflows.id, id), live, tenantId === null ? undefined : eq(workflows.tenantId, tenantId));
+  const query = db.select().from(workflows).where(where);
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findLiveWorkflowByFile(db: Executor, directoryId: number, fileName: string) {
+  const [row] = await db
+    .select()
+    .from(workflows)
+    .where(and(eq(workflows.directoryId, directoryId), live, sql`lower(${workflows.fileName}) = lower(${fileName})`));
+  return row;
+}
+
+export async function insertWorkflow(tx: Executor, values: typeof workflows.$inferInsert) {
+  const [row] = await tx.insert(workflows).values(values).returning();
+  return row!;
+}
+
+export async function updateWorkflow(tx: Executor, id: number, values: Partial<typeof workflows.$inferInsert>) {
+  const [row] = await tx.update(workflows).set(values).where(eq(workflows.id, id)).returning();
+  return row!;
+}
+
+export async function insertVersion(tx: Executor, values: Omit<typeof workflowVersions.$inferInsert, 'number'>) {
+  const [row] = await tx
+    .insert(workflowVersions)
+    .values({
+      ...values,
+      number: sql`(select coalesce(max(number), 0) + 1 from workflow_versions where workflow_id = ${values.workflowId})`,
+    })
+    .returning();
+  return row!;
+}
+
+const creator = alias(users, 'version_creator');
+
+export async function listVersions(db: Executor, workflowId: number) {
+  return db
+    .select({
+      version: workflowVersions,
+      creatorFirst: creator.firstName,
+      creatorLast: creator.lastName,
+    })
+    .from(workflowVersions)
+    .leftJoin(creator, eq(creator.id, workflowVersions.createdBy))
+    .where(eq(workflowVersions.workflowId, workflowId))
+    .orderBy(desc(workflowVersions.number));
+}
+
+/** The current (newest) version, or a given one, of a workflow. */
+export async function findVersion(db: Executor, workflowId: number, versionId?: number) {
+  const [row] = await db
+    .select()
+    .from(workflowVersions)
+    .where(and(eq(workflowVersions.workflowId, workflowId), versionId ? eq(workflowVersions.id, versionId) : undefined))
+    .orderBy(desc(workflowVersions.number))
+    .limit(1);
+  return row;
+}
+
+/** The activity keys the 'pro' licence type unlocks: a workflow using one is premium. */
+export async function premiumActivityKeys(db: Executor): Promise<Set<string>> {
+  const rows = await db
+    .select({ key: activities.key })
+    .from(activities)
+    .innerJoin(licenseTypeActivities, eq(licenseTypeActivities.activityId, activities.id))
+    .where(and(eq(licenseTypeActivities.licenseTypeKey, 'pro'), isNull(activities.archivedAt)));
+  return new Set(rows.map((row) => row.key.toLowerCase()));
+}
+
+export async function activityNames(db: Executor, keys: readonly string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({ key: activities.key, name: activities.name })
+    .from(activities)
+    .where(
+      and(
+        isNull(activities.archivedAt),
+        inArray(
+          sql`lower(${activities.key})`,
+          keys.map((key) => key.toLowerCase()),
+        ),
+      ),
+    );
+  return new Map(rows.map((row) => [row.key.toLowerCase(), row.name]));
+}
+
+/** Complete names of users by id. */
+export async function userNames(db: Executor, ids: readonly (number | null)[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(inArray(users.id, wanted));
+  return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`]));
+}
+
+/** A company (by its name, case-insensitive) and its tenant: the provider's company folders. */
+export async function findCompanyByName(db: Executor, name: string) {
+  const [row] = await db
+    .select({ id: companies.id, name: companies.name, tenantId: companies.tenantId })
+    .from(companies)
+    .where(sql`lower(${companies.name}) = lower(${name})`)
+    .limit(1);
+  return row;
+}
+
+export async function companyNamesByTenant(db: Executor, tenantIds: readonly string[]) {
+  if (tenantIds.length === 0) return new Map<string, string>();
+  const rows = await db
+    .select({ tenantId: companies.tenantId, name: companies.name })
+    .from(companies)
+    .where(inArray(companies.tenantId, [...tenantIds]));
+  return new Map(rows.map((row) => [row.tenantId, row.name]));
+}
+
+/** One page of the provider's root: the company folders, by name. */
+export async function companyFolders(db: Executor, page: { offset: number; limit: number; descending: boolean }) {
+  const order = page.descending ? desc(sql`lower(${companies.name})`) : asc(sql`lower(${companies.name})`);
+  const rows = await db
+    .select({ id: companies.id, name: companies.name, tenantId: companies.tenantId })
+    .from(companies)
+    .orderBy(order, asc(companies.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [count] = await db.select({ count: sql<number>`count(*)::int` }).from(companies);
+  return { rows, total: count!.count };
+}
+
+export type ItemRow = {
+  kind: number;
+  id: number;
+  name: string;
+  file_name: string;
+  description: string;
+  size: number | null;
+  activity_keys: string[] | null;
+  directory_id: number;
+  created_at: string | number;
+  updated_at: string | number;
+  created_by: number | null;
+  updated_by: number | null;
+};
+
+export type ItemOrder = { column: 'name' | 'description' | 'created_at' | 'updated_at' | 'size'; descending: boolean };
+
+function orderSql(order: ItemOrder): SQL {
+  const column = sql.raw(
+    order.column === 'name' || order.column === 'description' ? `lower(${order.column})` : order.column,
+  );
+  const direction = sql.raw(order.descending ? 'desc nulls last' : 'asc nulls first');
+  return sql`${column} ${direction}, id ${sql.raw(order.descending ? 'desc' : 'asc')}`;
+}
+
+/** One page of a directory: its directories first, then its live workflows, each group in the order asked. */
+export async function directoryItems(
+  db: Executor,
+  directory: DirectoryRow,
+  page: { offset: number; limit: number; order: ItemOrder },
+) {
+  const rows = await selectRows<ItemRow>(
+    db,
+    sql`
+      select * from (
+        select 0 as kind, d.id, d.name, d.name as file_name, '' as description, null::int as size,
+               null::text[] as activity_keys, d.parent_id as directory_id, d.created_at, d.updated_at,
+               d.created_by, d.updated_by
+        from directories d where d.tenant_id = ${directory.tenantId} and d.parent_id = ${directory.id}
+        union all
+        select 1, w.id, w.name, w.file_name, w.description, w.size, w.activity_keys, w.directory_id,
+               w.created_at, w.updated_at, w.created_by, w.updated_by
+        from workflows w where w.directory_id = ${directory.id} and w.archived = false
+      ) items
+      order by kind, ${orderSql(page.order)}
+      limit ${page.limit} offset ${page.offset}`,
+  );
+  const [count] = await selectRows<{ count: number }>(
+    db,
+    sql`
+      select ((select count(*) from directories d where d.tenant_id = ${directory.tenantId} and d.parent_id = ${directory.id})
+           + (select count(*) from workflows w where w.directory_id = ${directory.id} and w.archived = false))::int as count`,
+  );
+  return { rows, total: Number(count?.count ?? 0) };
+}
+
+export type WorkflowSearch = { text?: string; from?: number; to?: number };
+
+/**
+ * One page of the live workflows of a directory (`deep`: and everything below it; null: every
+ * company's, for the provider's root) whose name or description contains the text and whose
+ * createDate is in [from, to].
+ */
+export async function searchWorkflows(
+  db: Executor,
+  within: { directory: DirectoryRow | null; deep: boolean },
+  search: WorkflowSearch,
+  page: { offset: number; limit: number; order: ItemOrder },
+) {
+  const { directory } = within;
+  const conditions: SQL[] = [sql`w.archived = false`, sql`w.directory_id is not null`];
+  if (directory && !within.deep) {
+    conditions.push(sql`w.directory_id = ${directory.id}`);
+  } else if (directory) {
+    conditions.push(sql`w.tenant_id = ${directory.tenantId}`);
+    if (directory.parentId !== null) {
+      conditions.push(
+        sql`w.directory_id in (select d.id from directories d where d.tenant_id = ${directory.tenantId} and d.id_path like ${`${directory.idPath}%`})`,
+      );
+    }
+  }
+  if (search.text) {
+    const pattern = likePattern(search.text);
+    conditions.push(sql`(lower(w.name) like ${pattern} or lower(w.description) like ${pattern})`);
+  }
+  if (search.from !== undefined) conditions.push(sql`w.created_at >= ${search.from}`);
+  if (search.to !== undefined) conditions.push(sql`w.created_at <= ${search.to}`);
+  const where = sql.join(conditions, sql` and `);
+  const rows = await selectRows<ItemRow & { tenant_id: string }>(
+    db,
+    sql`
+      select * from (
+        select 1 as kind, w.id, w.name, w.file_name, w.description, w.size, w.activity_keys, w.directory_id,
+               w.created_at, w.updated_at, w.created_by, w.updated_by, w.tenant_id
+        from workflows w where ${where}
+      ) items
+      order by ${orderSql(page.order)}
+      limit ${page.limit} offset ${page.offset}`,
+  );
+  const [count] = await selectRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from workflows w where ${where}`,
+  );
+  return { rows, total: Number(count?.count ?? 0) };
+}
+
+/** The id paths and tenants of directories, to spell the full path of each. */
+export async function idPaths(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return new Map<number, { idPath: string; tenantId: string }>();
+  const rows = await db
+    .select({ id: directories.id, idPath: directories.idPath, tenantId: directories.tenantId })
+    .from(directories)
+    .where(inArray(directories.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Every directory and live workflow of a subtree, for a zip: directories by id path, workflows with their current blob. */
+export async function subtreeContents(db: Executor, directory: DirectoryRow) {
+  const dirs = await db
+    .select({ id: directories.id, parentId: directories.parentId, name: directories.name, idPath: directories.idPath })
+    .from(directories)
+    .where(and(eq(directories.tenantId, directory.tenantId), like(directories.idPath, `${directory.idPath}%`)))
+    .orderBy(asc(directories.idPath));
+  const files = await db
+    .select({ id: workflows.id, directoryId: workflows.directoryId, fileName: workflows.fileName })
+    .from(workflows)
+    .where(and(live, inSubtree(directory)))
+    .orderBy(asc(workflows.directoryId), asc(workflows.fileName));
+  return { dirs, files };
+}
