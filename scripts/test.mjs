@@ -17,6 +17,7 @@ const reports = mkdtempSync(path.join(tmpdir(), 'opsdeck-reports-'));
 const suites = [
   { name: 'scripts', workspace: '.', kind: 'node', env: {} },
   { name: 'licensing', workspace: 'packages/licensing', kind: 'vitest', env: {} },
+  { name: 'rax', workspace: 'packages/rax', kind: 'vitest', env: {} },
   { name: 'server (PGlite)', workspace: 'apps/server', kind: 'vitest', env: { TEST_DB: 'pglite' } },
   ...(process.env.TEST_DATABASE_URL
     ? [{ name: 'server (PostgreSQL)', workspace: 'apps/server', kind: 'vitest', env: { TEST_DB: 'postgres' } }]

@@ -2,7 +2,9 @@ import type { Account, AccountPage } from '@opsdeck/contract/accounts';
 import type { CatalogueActivity } from '@opsdeck/contract/activities';
 import type { Company } from '@opsdeck/contract/companies';
 import type { License } from '@opsdeck/contract/licenses';
+import type { DirectoryPage, WorkflowDetail } from '@opsdeck/contract/workflows';
 import { checkLicenseFile } from '@opsdeck/licensing/license-file';
+import { readRax } from '@opsdeck/rax/read';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../test/app';
 import { DEMO_COMPANIES, emailOf } from './demo';
@@ -78,5 +80,29 @@ describe('the demo of License Management (issue 8)', () => {
     ).toEqual([...DEMO_PREMIUM_ACTIVITIES].sort());
     const plan = DEMO_COMPANIES[0]!;
     await t.login(emailOf(plan.head, plan.domain), DEMO_ADMIN_PASSWORD);
+  });
+});
+
+describe('the demo of Workflows (issue 9)', () => {
+  it('gives every company a tree of real .rax workflows, some with several versions', async () => {
+    for (const plan of DEMO_COMPANIES) {
+      const folder = `Workflows/${plan.name}`;
+      const top = (await t.call<DirectoryPage>('/api/directory/view', { token: admin, json: { parent: folder } })).body;
+      expect(top.items.map((item) => item.name)).toEqual(['Finance', 'HR', 'IT', 'Operations']);
+      const all = (
+        await t.call<DirectoryPage>('/api/directory/view', {
+          token: admin,
+          json: { parent: folder, search: '', from: 0, size: 100 },
+        })
+      ).body;
+      expect(all.total).toBeGreaterThanOrEqual(12);
+      expect(all.items.some((item) => item.parent === `${folder}/Finance/Invoices`)).toBe(true);
+      expect(all.items.some((item) => item.premium)).toBe(true);
+      const intake = all.items.find((item) => item.name === 'Invoice intake')!;
+      const detail = (await t.call<WorkflowDetail>(`/api/workflow/${intake.id}`, { token: admin })).body;
+      expect(detail.versions.length).toBe(2);
+      const file = await t.call(`/api/workflow/download/${intake.id}`, { token: admin });
+      expect((await readRax(file.bytes)).manifest.name).toBe('Invoice intake');
+    }
   });
 });

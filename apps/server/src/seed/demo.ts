@@ -10,6 +10,7 @@ import { DEMO_LICENSES, seedDemoLicenses, seedDemoPremiumActivities, seedDemoSol
 import { seedDemoSchedules } from './demo-schedules';
 import { seedDemoStatuses } from './demo-statuses';
 import type { DemoTenant } from './demo-tenant';
+import { seedDemoWorkflows } from './demo-workflows';
 import { DEMO_ADMIN_PASSWORD } from './provider-admin';
 
 type DepartmentPlan = { name: string; children?: DepartmentPlan[] };
@@ -149,6 +150,7 @@ export async function seedDemo(db: Executor, signingKey: KeyObject) {
     await seedDemoStatuses(db, seeded);
     await seedDemoSchedules(db, seeded);
     await seedDemoLicenses(db, seeded, DEMO_LICENSES[companyIndex] ?? [], signingKey);
+    await seedDemoWorkflows(db, seeded);
   }
   await seedDemoActivities(db, now);
   await seedDemoPremiumActivities(db);

@@ -102,7 +102,7 @@ export async function takenNames(db: Executor, directory: DirectoryRow): Promise
 export async function insertDirectory(
   tx: Executor,
   parent: DirectoryRow,
-  values: { name: string; userId: number; now: number },
+  values: { name: string; userId: number | null; now: number },
 ): Promise<DirectoryRow> {
   const [made] = await tx
     .insert(directories)

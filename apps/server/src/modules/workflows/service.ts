@@ -50,7 +50,29 @@ type Place =
 type DirectoryPlace = Extract<Place, { kind: 'directory' }>;
 
 /** A checked upload: its name as stored, its bytes and what its manifest says. */
-type CheckedFile = { fileName: string; bytes: Uint8Array; activityKeys: string[]; steps: number };
+export type CheckedFile = { fileName: string; bytes: Uint8Array; activityKeys: string[]; steps: number };
+
+/** Stores a file as the workflow's next version: the blob (once per content) and the version row, in the caller's transaction. */
+export async function storeVersion(
+  tx: Executor,
+  blobs: BlobStore,
+  workflow: Pick<q.WorkflowRow, 'id' | 'tenantId'>,
+  file: CheckedFile,
+  by: { userId: number | null; now: number },
+) {
+  const blob = await blobs.put(tx, file.bytes);
+  return q.insertVersion(tx, {
+    workflowId: workflow.id,
+    tenantId: workflow.tenantId,
+    fileName: file.fileName,
+    size: blob.size,
+    sha256: blob.sha256,
+    activityKeys: file.activityKeys,
+    steps: file.steps,
+    createdAt: by.now,
+    createdBy: by.userId,
+  });
+}
 
 const FILE_UNSUPPORTED = { file: 'ERROR_WORKFLOW_FILE_UNSUPPORTED' } as const;
 const FILE_EXIST = { file: 'ERROR_WORKFLOW_FILE_EXIST' } as const;
@@ -86,7 +108,7 @@ export function checkFileName(filename: string): string {
   return fileName;
 }
 
-async function checkFile(file: UploadedFile): Promise<CheckedFile> {
+export async function checkFile(file: UploadedFile): Promise<CheckedFile> {
   const fileName = checkFileName(file.filename);
   try {
     const contents = await readRax(file.bytes);
@@ -404,31 +426,20 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
         async (tx) => {
           const directory = await lockPlace(tx, place);
           if (await q.nameTaken(tx, directory, file.fileName)) throw conflict('ERROR_WORKFLOW_FILE_EXIST', FILE_EXIST);
-          const blob = await blobs.put(tx, file.bytes);
           const workflow = await q.insertWorkflow(tx, {
             tenantId: place.tenantId,
             directoryId: directory.id,
             name: body.name,
             description: body.description,
             fileName: file.fileName,
-            size: blob.size,
+            size: file.bytes.byteLength,
             activityKeys: file.activityKeys,
             createdAt: now,
             createdBy: auth.userId,
             updatedAt: now,
             updatedBy: auth.userId,
           });
-          await q.insertVersion(tx, {
-            workflowId: workflow.id,
-            tenantId: place.tenantId,
-            fileName: file.fileName,
-            size: blob.size,
-            sha256: blob.sha256,
-            activityKeys: file.activityKeys,
-            steps: file.steps,
-            createdAt: now,
-            createdBy: auth.userId,
-          });
+          await storeVersion(tx, blobs, workflow, file, { userId: auth.userId, now });
           return workflow;
         },
         conflict('ERROR_WORKFLOW_FILE_EXIST', FILE_EXIST),
@@ -463,19 +474,8 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
             updatedBy: auth.userId,
           };
           if (file) {
-            const blob = await blobs.put(tx, file.bytes);
-            await q.insertVersion(tx, {
-              workflowId: id,
-              tenantId: current.tenantId,
-              fileName,
-              size: blob.size,
-              sha256: blob.sha256,
-              activityKeys: file.activityKeys,
-              steps: file.steps,
-              createdAt: now,
-              createdBy: auth.userId,
-            });
-            Object.assign(changes, { size: blob.size, activityKeys: file.activityKeys });
+            await storeVersion(tx, blobs, current, file, { userId: auth.userId, now });
+            Object.assign(changes, { size: file.bytes.byteLength, activityKeys: file.activityKeys });
           }
           return q.updateWorkflow(tx, id, changes);
         },

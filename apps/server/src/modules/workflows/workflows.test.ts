@@ -35,12 +35,19 @@ afterAll(async () => {
 });
 
 const rax = (name = 'Invoice intake', steps = ['open-browser', 'read-excel-range'], resources = {}) =>
-  writeRax({ name, description: `${name} steps`, steps: steps.map((activity) => ({ activity, name: activity, expectedSeconds: 30 })) }, resources);
+  writeRax(
+    {
+      name,
+      description: `${name} steps`,
+      steps: steps.map((activity) => ({ activity, name: activity, expectedSeconds: 30 })),
+    },
+    resources,
+  );
 
 function form(fields: Record<string, string>, file?: { bytes: Uint8Array; name: string }) {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  if (file) data.set('file', new Blob([file.bytes]), file.name);
+  if (file) data.set('file', new Blob([Buffer.from(file.bytes)]), file.name);
   return data;
 }
 
@@ -79,7 +86,8 @@ async function madeDirectory(parent: string, name: string, token = user) {
 const view = (parent: string, extra: Record<string, unknown> = {}, token = user) =>
   t.call<DirectoryPage>('/api/directory/view', { token, json: { parent, ...extra } });
 
-const names = (page: DirectoryPage) => page.items.map((item) => `${item.type === 'directory' ? 'd' : 'w'}:${item.fileName}`);
+const names = (page: DirectoryPage) =>
+  page.items.map((item) => `${item.type === 'directory' ? 'd' : 'w'}:${item.fileName}`);
 
 describe('the tree', () => {
   it("gives each company its own root 'Workflows' and the provider a folder per company", async () => {
@@ -114,7 +122,9 @@ describe('the tree', () => {
   it('checks directory names: trimmed, required, at most 255, no forbidden characters, unique case-insensitively', async () => {
     await madeDirectory('Workflows', 'Finance');
     expect((await mkdir('Workflows', '  ')).body).toMatchObject({ fields: { name: 'ERROR_DIRECTORY_NAME_REQUIRED' } });
-    expect((await mkdir('Workflows', 'x'.repeat(256))).body).toMatchObject({ fields: { name: 'ERROR_DIRECTORY_NAME_TOO_LONG' } });
+    expect((await mkdir('Workflows', 'x'.repeat(256))).body).toMatchObject({
+      fields: { name: 'ERROR_DIRECTORY_NAME_TOO_LONG' },
+    });
     expect((await mkdir('Workflows', 'a/b')).body).toMatchObject({ fields: { name: 'ERROR_DIRECTORY_NAME_INVALID' } });
     const clash = await mkdir('Workflows', ' FINANCE ');
     expect(clash.status).toBe(409);
@@ -136,7 +146,10 @@ describe('the tree', () => {
       token: user,
       json: { current: 'Old name', new: 'taken', parent: 'Workflows' },
     });
-    expect(clash.body).toMatchObject({ key: 'ERROR_DIRECTORY_NAME_EXIST', fields: { new: 'ERROR_DIRECTORY_NAME_EXIST' } });
+    expect(clash.body).toMatchObject({
+      key: 'ERROR_DIRECTORY_NAME_EXIST',
+      fields: { new: 'ERROR_DIRECTORY_NAME_EXIST' },
+    });
     const renamed = await t.call('/api/directory/update', {
       token: user,
       json: { current: 'Old name', new: 'New name', parent: 'Workflows' },
@@ -157,7 +170,12 @@ describe('workflows', () => {
     await madeDirectory('Workflows', 'Versions');
     const first = await rax('Versioned', ['open-browser']);
     const created = await uploaded('Workflows/Versions', 'Versioned.rax', first);
-    expect(created).toMatchObject({ name: 'Versioned', file: 'Versioned.rax', directory: 'Workflows/Versions', premium: false });
+    expect(created).toMatchObject({
+      name: 'Versioned',
+      file: 'Versioned.rax',
+      directory: 'Workflows/Versions',
+      premium: false,
+    });
     expect(created.creator.completeName).not.toBe('');
 
     const second = await rax('Versioned', ['open-browser', 'sap-logon']);
@@ -183,7 +201,9 @@ describe('workflows', () => {
     const current = await t.call(`/api/workflow/download/${created.id}`, { token: user });
     expect(current.headers.get('content-disposition')).toBe('attachment; filename="Versioned v2.rax"');
     expect(Buffer.from(current.bytes).equals(Buffer.from(second))).toBe(true);
-    const earlier = await t.call(`/api/workflow/download/${created.id}?version=${detail.versions[1]!.id}`, { token: user });
+    const earlier = await t.call(`/api/workflow/download/${created.id}?version=${detail.versions[1]!.id}`, {
+      token: user,
+    });
     expect(Buffer.from(earlier.bytes).equals(Buffer.from(first))).toBe(true);
     expect((await readRax(earlier.bytes)).activityKeys).toEqual(['open-browser']);
   });
@@ -209,8 +229,20 @@ describe('workflows', () => {
       ['no-manifest.rax', rawZip([{ name: 'readme.txt', data: 'hello' }])],
       ['bad-json.rax', rawZip([{ name: 'workflow.json', data: '{not json' }])],
       ['no-steps.rax', rawZip([{ name: 'workflow.json', data: manifestText({ steps: [] }) }])],
-      ['traversal.rax', rawZip([{ name: 'workflow.json', data: manifestText() }, { name: '../evil.txt', data: 'x' }])],
-      ['absolute.rax', rawZip([{ name: 'workflow.json', data: manifestText() }, { name: '/etc/passwd', data: 'x' }])],
+      [
+        'traversal.rax',
+        rawZip([
+          { name: 'workflow.json', data: manifestText() },
+          { name: '../evil.txt', data: 'x' },
+        ]),
+      ],
+      [
+        'absolute.rax',
+        rawZip([
+          { name: 'workflow.json', data: manifestText() },
+          { name: '/etc/passwd', data: 'x' },
+        ]),
+      ],
       [
         'bomb.rax',
         rawZip([
@@ -233,12 +265,17 @@ describe('workflows', () => {
 
   it('answers 413 ERROR_WORKFLOW_FILE_TOO_LARGE over MAX_UPLOAD_MB, and stores nothing', async () => {
     const blobsBefore = await t.database.db.select({ n: count() }).from(blobs);
-    const big = await rax('Big', ['open-browser'], { 'noise.bin': crypto.getRandomValues(new Uint8Array(65536)).map((_, i) => (i * 7919) % 251) });
+    const big = await rax('Big', ['open-browser'], {
+      'noise.bin': crypto.getRandomValues(new Uint8Array(65536)).map((_, i) => (i * 7919) % 251),
+    });
     const padded = new Uint8Array(MAX_UPLOAD_MB * 1024 * 1024 + 10);
     padded.set(big);
     const result = await upload('Workflows', 'Big.rax', padded);
     expect(result.status).toBe(413);
-    expect(result.body).toMatchObject({ key: 'ERROR_WORKFLOW_FILE_TOO_LARGE', fields: { file: 'ERROR_WORKFLOW_FILE_TOO_LARGE' } });
+    expect(result.body).toMatchObject({
+      key: 'ERROR_WORKFLOW_FILE_TOO_LARGE',
+      fields: { file: 'ERROR_WORKFLOW_FILE_TOO_LARGE' },
+    });
     expect(await t.database.db.select({ n: count() }).from(blobs)).toEqual(blobsBefore);
   });
 
@@ -259,7 +296,10 @@ describe('workflows', () => {
     });
     const long = await t.call('/api/workflow/create', {
       token: user,
-      multipart: form({ name: 'x', description: 'd'.repeat(1025), directory: 'Workflows' }, { bytes: await rax(), name: 'x.rax' }),
+      multipart: form(
+        { name: 'x', description: 'd'.repeat(1025), directory: 'Workflows' },
+        { bytes: await rax(), name: 'x.rax' },
+      ),
     });
     expect(long.body).toMatchObject({ fields: { description: 'ERROR_WORKFLOW_DESCRIPTION_TOO_LONG' } });
     expect((await upload('Workflows/Missing', 'a.rax')).body).toMatchObject({ key: 'ERROR_DIRECTORY_NOT_EXIST' });
@@ -287,7 +327,11 @@ describe('workflows', () => {
       json: { licenseType: 'pro', activities: [{ id: created.body.id }] },
     });
     expect(unlocked.status).toBe(200);
-    const flow = await uploaded('Workflows', 'Uses premium.rax', await rax('Uses premium', ['open-browser', 'premium-ocr-test']));
+    const flow = await uploaded(
+      'Workflows',
+      'Uses premium.rax',
+      await rax('Uses premium', ['open-browser', 'premium-ocr-test']),
+    );
     expect(flow.premium).toBe(true);
     const listed = (await view('Workflows', { search: 'Uses premium' })).body.items;
     expect(listed).toEqual([expect.objectContaining({ fileName: 'Uses premium.rax', premium: true })]);
@@ -296,7 +340,10 @@ describe('workflows', () => {
   it('archives a workflow given its directory, and frees its file name', async () => {
     await madeDirectory('Workflows', 'Archive');
     const flow = await uploaded('Workflows/Archive', 'Gone.rax');
-    const wrongDirectory = await t.call(`/api/workflow/delete/${flow.id}`, { token: user, json: { directory: 'Workflows' } });
+    const wrongDirectory = await t.call(`/api/workflow/delete/${flow.id}`, {
+      token: user,
+      json: { directory: 'Workflows' },
+    });
     expect(wrongDirectory.body).toMatchObject({ key: 'ERROR_WORKFLOW_NOT_EXIST' });
     const archived = await t.call(`/api/workflow/delete/${flow.id}`, {
       token: user,
@@ -352,7 +399,10 @@ describe('multi-file operations', () => {
       json: { files: ['Doomed'], directory: 'Workflows' },
     });
     expect(preview.body).toEqual({ directories: 2, workflows: 3 });
-    const deleted = await t.call<DeleteCount>('/api/directory/delete', { token: user, json: { name: 'Doomed', parent: 'Workflows' } });
+    const deleted = await t.call<DeleteCount>('/api/directory/delete', {
+      token: user,
+      json: { name: 'Doomed', parent: 'Workflows' },
+    });
     expect(deleted.body).toEqual({ directories: 2, workflows: 3 });
     expect((await view('Workflows/Doomed')).status).toBe(404);
     const archived = await t.database.db.select({ n: count() }).from(workflows).where(eq(workflows.archived, true));
@@ -403,9 +453,12 @@ describe('multi-file operations', () => {
     expect(Buffer.from(entries.get('Zipped/Alpha.rax')!).equals(Buffer.from(a))).toBe(true);
     expect(Buffer.from(entries.get('Zipped/Inner/Beta.rax')!).equals(Buffer.from(b))).toBe(true);
 
-    const some = await t.call('/api/directory/download/multiple?directory=Workflows/Zipped&fileNames=Inner&fileNames=Alpha.rax', {
-      token: user,
-    });
+    const some = await t.call(
+      '/api/directory/download/multiple?directory=Workflows/Zipped&fileNames=Inner&fileNames=Alpha.rax',
+      {
+        token: user,
+      },
+    );
     expect(some.headers.get('content-disposition')).toBe('attachment; filename="Zipped.zip"');
     expect([...(await unzip(some.bytes)).keys()].sort()).toEqual(['Alpha.rax', 'Inner/', 'Inner/Beta.rax']);
     const missing = await t.call('/api/directory/download/multiple?directory=Workflows/Zipped&fileNames=Nope.rax', {
@@ -448,8 +501,18 @@ describe('the authority and tenant walls', () => {
   });
 
   const endpoints = (): Endpoint[] => [
-    { method: 'POST', path: '/api/directory/view', json: { parent: 'Workflows/Walled' }, authorities: ['VIEW_WORKFLOW'] },
-    { method: 'POST', path: '/api/workflow/view', json: { parent: 'Workflows/Walled' }, authorities: ['VIEW_WORKFLOW'] },
+    {
+      method: 'POST',
+      path: '/api/directory/view',
+      json: { parent: 'Workflows/Walled' },
+      authorities: ['VIEW_WORKFLOW'],
+    },
+    {
+      method: 'POST',
+      path: '/api/workflow/view',
+      json: { parent: 'Workflows/Walled' },
+      authorities: ['VIEW_WORKFLOW'],
+    },
     { method: 'GET', path: `/api/workflow/${flowId}`, authorities: ['VIEW_WORKFLOW'] },
     {
       method: 'PUT',
@@ -457,9 +520,19 @@ describe('the authority and tenant walls', () => {
       json: { name: 'x', description: '', directory: 'Workflows/Walled' },
       authorities: ['EDIT_WORKFLOW'],
     },
-    { method: 'POST', path: `/api/workflow/delete/${flowId}`, json: { directory: 'Workflows/Walled' }, authorities: ['DELETE_WORKFLOW'] },
+    {
+      method: 'POST',
+      path: `/api/workflow/delete/${flowId}`,
+      json: { directory: 'Workflows/Walled' },
+      authorities: ['DELETE_WORKFLOW'],
+    },
     { method: 'GET', path: `/api/workflow/download/${flowId}`, authorities: ['DOWNLOAD_WORKFLOW'] },
-    { method: 'POST', path: '/api/directory/create', json: { name: 'x', parent: 'Workflows/Walled' }, authorities: ['CREATE_WORKFLOW'] },
+    {
+      method: 'POST',
+      path: '/api/directory/create',
+      json: { name: 'x', parent: 'Workflows/Walled' },
+      authorities: ['CREATE_WORKFLOW'],
+    },
     {
       method: 'POST',
       path: '/api/directory/update',
@@ -472,7 +545,12 @@ describe('the authority and tenant walls', () => {
       json: { files: ['Secret.rax'], newFileName: 'Mine', directory: 'Workflows/Walled' },
       authorities: ['EDIT_WORKFLOW'],
     },
-    { method: 'POST', path: '/api/directory/delete', json: { name: 'Walled', parent: 'Workflows' }, authorities: ['DELETE_WORKFLOW'] },
+    {
+      method: 'POST',
+      path: '/api/directory/delete',
+      json: { name: 'Walled', parent: 'Workflows' },
+      authorities: ['DELETE_WORKFLOW'],
+    },
     {
       method: 'POST',
       path: '/api/directory/delete/multiple',
@@ -504,7 +582,10 @@ describe('the authority and tenant walls', () => {
     expect(spelt.status).toBe(404);
     const upload = await t.call('/api/workflow/create', {
       token: otherUser,
-      multipart: form({ name: 'x', description: '', directory: 'Workflows/Acme Robotics' }, { bytes: await rax(), name: 'x.rax' }),
+      multipart: form(
+        { name: 'x', description: '', directory: 'Workflows/Acme Robotics' },
+        { bytes: await rax(), name: 'x.rax' },
+      ),
     });
     expect(upload.status).toBe(404);
     // Everything is still there.
@@ -536,10 +617,16 @@ describe('deleting the company', () => {
     await uploaded('Workflows', 'Only.rax', unique, token);
     const removed = await t.call(`/api/company/${doomed.id}`, { method: 'DELETE', token: admin });
     expect(removed.status).toBe(200);
-    const versions = await t.database.db.select({ n: count() }).from(workflowVersions).where(eq(workflowVersions.tenantId, doomed.tenantId));
+    const versions = await t.database.db
+      .select({ n: count() })
+      .from(workflowVersions)
+      .where(eq(workflowVersions.tenantId, doomed.tenantId));
     expect(versions[0]!.n).toBe(0);
     const { sha256Of } = await import('./blob-store');
-    const blob = await t.database.db.select({ n: count() }).from(blobs).where(eq(blobs.sha256, sha256Of(unique)));
+    const blob = await t.database.db
+      .select({ n: count() })
+      .from(blobs)
+      .where(eq(blobs.sha256, sha256Of(unique)));
     expect(blob[0]!.n).toBe(0);
   });
 });
