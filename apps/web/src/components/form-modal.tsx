@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
 import { type ReactNode, useEffect, useEffectEvent, useState } from 'react';
 import { type DefaultValues, type FieldValues, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,8 +16,8 @@ interface FormModalProps<TValues extends FieldValues, TOutput> {
   form: UseFormReturn<TValues, unknown, TOutput>;
   /** The save; resolving closes the modal after the `success` toast. */
   onSubmit: (values: TOutput) => Promise<unknown>;
-  /** The toast text of a success, from what was saved ('Successfully added <name>'). */
-  success?: (values: TOutput) => string;
+  /** The toast text of a success, from what was saved ('Successfully added <name>'); null for none. */
+  success?: (values: TOutput) => string | null;
   /** Where a failure's field keys go; API fields of the form's own names need no entry. */
   errorPlacement?: ErrorPlacement<TValues>;
   /**
@@ -27,6 +27,8 @@ interface FormModalProps<TValues extends FieldValues, TOutput> {
   failure?: FailurePolicy;
   itemName?: string;
   submitLabel?: string;
+  /** Wider than Mantine's default for a form with a table under it. */
+  size?: ModalProps['size'];
   children: ReactNode;
 }
 
@@ -45,6 +47,7 @@ export function FormModal<TValues extends FieldValues, TOutput>({
   failure = SHOW_ON_FORM,
   itemName,
   submitLabel,
+  size,
   children,
 }: FormModalProps<TValues, TOutput>) {
   const { t } = useTranslation();
@@ -66,7 +69,8 @@ export function FormModal<TValues extends FieldValues, TOutput>({
         return true;
       });
       if (!ran) return;
-      if (success) notifySuccess(success(values));
+      const text = success?.(values);
+      if (text) notifySuccess(text);
       onClose();
     } catch (error) {
       // One way for every form: field keys on their fields, then the area's policy for the rest.
@@ -79,7 +83,14 @@ export function FormModal<TValues extends FieldValues, TOutput>({
   });
 
   return (
-    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('modal.close') }}>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={title}
+      size={size}
+      centered
+      closeButtonProps={{ 'aria-label': t('modal.close') }}
+    >
       <form onSubmit={submit} noValidate ref={markFirstField}>
         <Stack gap="md">
           {children}

@@ -6,6 +6,8 @@ import {
   type PasswordInputProps,
   Select,
   type SelectProps,
+  Textarea,
+  type TextareaProps,
   TextInput,
   type TextInputProps,
 } from '@mantine/core';
@@ -160,4 +162,16 @@ export function PasswordField<TValues extends FieldValues, TOutput>({
 }: InputFieldProps<TValues, TOutput> & Omit<PasswordInputProps, 'form' | 'name' | 'error'>) {
   const error = useFieldError(form, name, otherError);
   return <PasswordInput {...props} error={error} {...form.register(name, rules)} />;
+}
+
+/** A multi-line text input registered on a form field, showing the field's error key as text. */
+export function TextareaField<TValues extends FieldValues, TOutput>({
+  form,
+  name,
+  rules,
+  otherError,
+  ...props
+}: InputFieldProps<TValues, TOutput> & Omit<TextareaProps, 'form' | 'name' | 'error'>) {
+  const error = useFieldError(form, name, otherError);
+  return <Textarea {...props} error={error} {...form.register(name, rules)} />;
 }

@@ -14,6 +14,8 @@ interface ListPageHeaderProps {
   serverSearch?: boolean;
   /** Adds the date range (spec's shared search bar), on its own row below the title. */
   withRange?: boolean;
+  /** Leaves the search bar out where the page offers no search (the workflows' top levels). */
+  withSearch?: boolean;
   initialPreset?: RangePreset;
   /** Other page actions, before the create button (e.g. a settings menu). */
   actions?: ReactNode;
@@ -28,6 +30,7 @@ export function ListPageHeader({
   list,
   serverSearch = false,
   withRange = false,
+  withSearch = true,
   initialPreset,
   actions,
   create,
@@ -49,12 +52,12 @@ export function ListPageHeader({
           {title}
         </Title>
         <Group gap="sm" align="flex-end" wrap="nowrap" style={{ flex: withRange ? 'none' : '0 1 480px' }}>
-          {!withRange && <div style={{ flex: 1, minWidth: 0 }}>{search}</div>}
+          {withSearch && !withRange && <div style={{ flex: 1, minWidth: 0 }}>{search}</div>}
           {actions}
           {create && <FloatingCreateButton {...create} />}
         </Group>
       </Group>
-      {withRange && search}
+      {withSearch && withRange && search}
     </>
   );
 }

@@ -5,6 +5,7 @@ import {
   apiDownload,
   apiFile,
   apiRequest,
+  apiUpload,
   fileNameFromDisposition,
   setUnauthorizedHandler,
 } from './api-client';
@@ -71,6 +72,131 @@ describe('apiRequest', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
     await apiRequest('/test').catch(() => {});
     expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+});
+
+describe('apiUpload', () => {
+  /** An XMLHttpRequest whose upload and answer the test plays. */
+  class ScriptedXhr extends EventTarget {
+    static last: ScriptedXhr | undefined;
+    readonly upload = new EventTarget();
+    readonly headers = new Headers();
+    opened: [string, string] | undefined;
+    sent: unknown;
+    status = 0;
+    statusText = '';
+    responseText = '';
+    constructor() {
+      super();
+      ScriptedXhr.last = this;
+    }
+    open(method: string, url: string) {
+      this.opened = [method, url];
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers.set(name, value);
+    }
+    getAllResponseHeaders() {
+      return 'content-type: application/json\r\n';
+    }
+    send(body: unknown) {
+      this.sent = body;
+    }
+    abort() {
+      this.dispatchEvent(new Event('abort'));
+    }
+    progress(loaded: number, total: number, lengthComputable = true) {
+      this.upload.dispatchEvent(Object.assign(new Event('progress'), { loaded, total, lengthComputable }));
+    }
+    answer(status: number, body: unknown) {
+      this.status = status;
+      this.responseText = JSON.stringify(body);
+      this.dispatchEvent(new Event('load'));
+    }
+  }
+
+  it("reports the upload's progress and sends the console's headers, the tenant asked for and the form", async () => {
+    vi.stubGlobal('XMLHttpRequest', ScriptedXhr);
+    setAuthToken('tok-9');
+    setTenantId('tenant-stored');
+    const body = new FormData();
+    body.append('name', 'Invoice intake');
+    const progress: number[] = [];
+    const done = apiUpload<{ id: number }>('/workflow/create', {
+      body,
+      query: { draft: true },
+      tenantId: 'tenant-b',
+      onProgress: (sent) => progress.push(sent),
+    });
+    const xhr = ScriptedXhr.last as ScriptedXhr;
+    expect(xhr.opened).toEqual(['POST', '/api/workflow/create?draft=true']);
+    expect(xhr.sent).toBe(body);
+    expect(xhr.headers.get('x-app-key')).toBe('opsdeck-console');
+    expect(xhr.headers.get('x-auth-token')).toBe('tok-9');
+    expect(xhr.headers.get('x-tenant-id')).toBe('tenant-b');
+    // The browser sets a multipart body's type with its boundary.
+    expect(xhr.headers.has('content-type')).toBe(false);
+    xhr.progress(10, 0, false);
+    xhr.progress(25, 100);
+    xhr.progress(100, 100);
+    xhr.answer(201, { id: 4 });
+    expect(await done).toEqual({ id: 4 });
+    expect(progress).toEqual([0.25, 1]);
+  });
+
+  it('throws the error body as apiRequest does, ends the session on a 401, and reads a lost connection', async () => {
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    vi.stubGlobal('XMLHttpRequest', ScriptedXhr);
+    const refused = apiUpload('/workflow/create', { body: new FormData(), tenantId: null });
+    expect(ScriptedXhr.last?.headers.has('x-tenant-id')).toBe(false);
+    ScriptedXhr.last?.answer(
+      413,
+      errorBody('ERROR_WORKFLOW_FILE_TOO_LARGE', 'too large', { file: 'ERROR_WORKFLOW_FILE_TOO_LARGE' }),
+    );
+    expect(await refused.catch((e: unknown) => e)).toMatchObject({
+      status: 413,
+      key: 'ERROR_WORKFLOW_FILE_TOO_LARGE',
+      fields: { file: 'ERROR_WORKFLOW_FILE_TOO_LARGE' },
+    });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+
+    const expired = apiUpload('/workflow/create', { body: new FormData() });
+    ScriptedXhr.last?.answer(401, errorBody('ERROR_UNAUTHORIZED'));
+    expect(await expired.catch((e: unknown) => e)).toBeInstanceOf(ApiError);
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+
+    const offline = apiUpload('/workflow/create', { body: new FormData() });
+    ScriptedXhr.last?.dispatchEvent(new Event('error'));
+    expect(await offline.catch((e: unknown) => (e as ApiError).status)).toBe(0);
+
+    const controller = new AbortController();
+    const cancelled = apiUpload('/workflow/create', { body: new FormData(), signal: controller.signal });
+    controller.abort();
+    expect(await cancelled.catch((e: unknown) => (e as DOMException).name)).toBe('AbortError');
+  });
+
+  it("answers through the fake API's fetch in the console's tests, with the same recorded call", async () => {
+    const { calls } = fakeApi({ 'PUT /api/workflow/3': () => ({ body: { id: 3 } }) });
+    const body = new FormData();
+    const progress: number[] = [];
+    expect(await apiUpload('/workflow/3', { method: 'PUT', body, onProgress: (sent) => progress.push(sent) })).toEqual({
+      id: 3,
+    });
+    expect(calls[0]).toMatchObject({ method: 'PUT', url: '/api/workflow/3', body });
+    expect(progress).toEqual([0.5, 1]);
+  });
+});
+
+describe('buildUrl through apiRequest', () => {
+  it('repeats the name of an array value, and leaves out empty values', async () => {
+    const { calls } = fakeApi({ 'GET /api/directory/download/multiple': () => ({ body: {} }) });
+    await apiRequest('/directory/download/multiple', {
+      query: { directory: 'Workflows/Finance', fileNames: ['a b.rax', 'Q&A', null], none: undefined },
+    });
+    expect(calls[0]?.url).toBe(
+      '/api/directory/download/multiple?directory=Workflows%2FFinance&fileNames=a+b.rax&fileNames=Q%26A',
+    );
   });
 });
 

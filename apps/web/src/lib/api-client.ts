@@ -26,7 +26,9 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-type Query = Record<string, string | number | boolean | null | undefined>;
+type QueryValue = string | number | boolean | null | undefined;
+/** A query string's values; an array repeats its name (`fileNames=a&fileNames=b`). */
+type Query = Record<string, QueryValue | readonly QueryValue[]>;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -58,7 +60,8 @@ function buildUrl(path: string, query?: Query): string {
   if (!query) return url;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) params.append(name, String(value));
+    const values: readonly QueryValue[] = Array.isArray(value) ? value : [value as QueryValue];
+    for (const item of values) if (item !== undefined && item !== null) params.append(name, String(item));
   }
   const search = params.toString();
   return search ? `${url}?${search}` : url;
@@ -103,22 +106,78 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, 'ERROR_GENERAL_INTERNAL', 'Network error');
+    throw networkError();
   }
-  if (!response.ok) {
-    const error = await readError(response);
-    if (response.status === 401 && !ignoreUnauthorized) onUnauthorized();
-    throw error;
-  }
-  return response;
+  return checked(response, ignoreUnauthorized);
+}
+
+const networkError = () => new ApiError(0, 'ERROR_GENERAL_INTERNAL', 'Network error');
+
+/** A good answer as it is; a failed one throws its ApiError, and a 401 first ends the session. */
+async function checked(response: Response, ignoreUnauthorized: boolean): Promise<Response> {
+  if (response.ok) return response;
+  const error = await readError(response);
+  if (response.status === 401 && !ignoreUnauthorized) onUnauthorized();
+  throw error;
+}
+
+async function readJson<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /** Calls the API under /api with the console's headers; resolves with the JSON answer. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send(path, options, 'application/json');
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return readJson<T>(await send(path, options, 'application/json'));
+}
+
+export interface UploadOptions extends Omit<RequestOptions, 'body'> {
+  /** The multipart body. */
+  body: FormData;
+  /** Told the share of the body sent so far, from 0 to 1, as the upload goes. */
+  onProgress?: (sent: number) => void;
+}
+
+/**
+ * A multipart call whose upload can be watched, which fetch cannot report: the same headers,
+ * tenant, error body and 401 handling as apiRequest, over XMLHttpRequest. Resolves with the JSON
+ * answer.
+ */
+export async function apiUpload<T>(path: string, options: UploadOptions): Promise<T> {
+  const { method = 'POST', query, body, signal, tenantId, ignoreUnauthorized = false, onProgress } = options;
+  signal?.throwIfAborted();
+  const headers = buildHeaders(body, tenantId);
+  const response = await new Promise<Response>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, buildUrl(path, query));
+    for (const [name, value] of headers) xhr.setRequestHeader(name, value);
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(1, event.loaded / event.total));
+    });
+    xhr.addEventListener('load', () => resolve(responseOf(xhr)));
+    xhr.addEventListener('error', () => reject(networkError()));
+    xhr.addEventListener('abort', () => reject(new DOMException('The upload was aborted.', 'AbortError')));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+  return readJson<T>(await checked(response, ignoreUnauthorized));
+}
+
+/** What an XMLHttpRequest received, as a fetch Response, so that one reader reads both. */
+function responseOf(xhr: XMLHttpRequest): Response {
+  const headers = new Headers();
+  for (const line of xhr.getAllResponseHeaders().split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    try {
+      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    } catch {
+      // A header the Headers class refuses is not one the console reads.
+    }
+  }
+  const bodiless = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+  return new Response(bodiless ? null : xhr.responseText, { status: xhr.status, statusText: xhr.statusText, headers });
 }
 
 /** A file the API answered: its bytes, and the name its Content-Disposition gave (or the fallback). */

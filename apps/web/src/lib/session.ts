@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   tenantId: 'opsdeck.tenantId',
   /** The sidebar's pinned state and closed groups (shell/sidebar-memory.ts); kept across sign-outs. */
   sidebar: 'opsdeck.sidebar',
+  /** The columns hidden in the workflow table (spec section 9); kept across sign-outs. */
+  workflowColumns: 'opsdeck.workflowColumns',
 } as const;
 
 type Listener = () => void;

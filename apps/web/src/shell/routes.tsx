@@ -80,7 +80,7 @@ export const routes: RouteObject[] = [
             upcoming('reportMonitor', 'areas.monitor', 'screens.monitor'),
           ]),
           section('workflow', [
-            upcoming('workflowList', 'areas.workflows'),
+            page('workflowList', async () => (await import('../features/workflows/workflows-page')).WorkflowsPage),
             upcoming('workflowEvents', 'areas.events', 'screens.workflowEvents'),
             upcoming('workflowErrors', 'areas.reports'),
             upcoming('workflowLogs', 'areas.reports'),

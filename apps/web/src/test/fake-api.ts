@@ -1,5 +1,6 @@
 import type { CurrentUserProfile } from '@opsdeck/contract/auth';
 import { type Mock, vi } from 'vitest';
+import { FetchBackedXhr } from './fake-xhr';
 
 export interface RecordedCall {
   method: string;
@@ -13,7 +14,8 @@ type Handler = (
 ) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
 
 /**
- * Replaces fetch (the console's only boundary) with handlers keyed by 'METHOD /path'. Calls are
+ * Replaces fetch (the console's boundary) with handlers keyed by 'METHOD /path', and
+ * XMLHttpRequest (the uploads that report progress) with one that sends through it. Calls are
  * recorded, so tests can assert what the console sent.
  */
 export function fakeApi(handlers: Record<string, Handler>): { calls: RecordedCall[]; fetch: Mock } {
@@ -35,6 +37,7 @@ export function fakeApi(handlers: Record<string, Handler>): { calls: RecordedCal
     });
   });
   vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('XMLHttpRequest', FetchBackedXhr);
   return { calls, fetch: fetchMock };
 }
 

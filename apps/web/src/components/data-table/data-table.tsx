@@ -1,7 +1,7 @@
 import { Checkbox, Group, Pagination, Table, Text, UnstyledButton, useMatches } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
-import { type CSSProperties, type ReactNode, useState } from 'react';
+import { type ComponentPropsWithoutRef, type CSSProperties, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Truncate } from '../truncate';
 import { clampPage, nextSort, pageCount, pageSlice, type SortState, type SortValue, sortRows } from './table-state';
@@ -43,6 +43,11 @@ export interface RowSelection<T> {
   rowLabel: (row: T) => string;
 }
 
+/** What a row element takes besides its cells: handlers, ARIA states, data attributes. */
+export type RowProps = Omit<ComponentPropsWithoutRef<'tr'>, 'children'> & {
+  [data: `data-${string}`]: string | number | boolean | undefined;
+};
+
 interface CommonProps<T> {
   columns: readonly Column<T>[];
   rows: readonly T[];
@@ -55,6 +60,8 @@ interface CommonProps<T> {
   pageSize?: number;
   onRowClick?: (row: T) => void;
   selection?: RowSelection<T>;
+  /** More of each row's element: the selectable table's handlers and states (useSelectableRows). */
+  rowProps?: (row: T, index: number) => RowProps;
 }
 
 /**
@@ -123,6 +130,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     loading = false,
     pageSize = LIMITS.pageSize,
     onRowClick,
+    rowProps,
   } = props;
   const [clientPage, setClientPage] = useState(1);
   const [clientSort, setClientSort] = useState<SortState | null>(
@@ -244,11 +252,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 </Table.Td>
               </Table.Tr>
             ) : (
-              visible.map((row) => (
+              visible.map((row, index) => (
                 <Table.Tr
                   key={rowKey(row)}
                   onClick={onRowClick ? () => onRowClick(row) : undefined}
                   style={onRowClick ? { cursor: 'pointer' } : undefined}
+                  {...rowProps?.(row, index)}
                 >
                   {selection && (
                     <Table.Td w={40} onClick={(event) => event.stopPropagation()}>
