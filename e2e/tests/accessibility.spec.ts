@@ -265,3 +265,71 @@ test.describe('accessibility of License Management as a company head', () => {
   test.describe.configure({ mode: 'default' });
   licenseChecks('companyHead');
 });
+
+const WORKFLOWS = '/dashboard/workflow/list';
+
+/** The Workflows list with its context menu and every dialog of the area, as a company head. */
+test.describe('accessibility of Workflows', () => {
+  test.describe.configure({ mode: 'default' });
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await signedInPage(browser, USERS.companyHead.email);
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  const table = () => page.getByRole('table', { name: 'Workflows and directories' });
+  const row = (text: string) => table().getByRole('row').filter({ hasText: text });
+
+  /** Right-clicks a row, checks the menu while open, and picks `item` (or closes it). */
+  async function fromMenu(screen: string, target: string, item?: string) {
+    await row(target).click({ button: 'right' });
+    await expect(page.getByRole('menu')).toBeVisible();
+    if (!item) {
+      await expectAccessible(page, screen);
+      await page.keyboard.press('Escape');
+      return;
+    }
+    await checkModal(page, screen, page.getByRole('menuitem', { name: item }));
+  }
+
+  test('the list, a selection and its context menu', async () => {
+    await page.goto(`${WORKFLOWS}?path=${encodeURIComponent('Workflows/Finance')}`);
+    await expect(row('Invoices')).toBeVisible();
+    await expectAccessible(page, 'Workflows');
+    await row('Invoices').click();
+    await row('Payroll').click({ modifiers: ['Control'] });
+    await fromMenu('Workflows: context menu of two items', 'Payroll');
+  });
+
+  test('the create menu and its two dialogs', async () => {
+    for (const item of ['Create workflow', 'Create directory']) {
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await checkModal(page, `Workflows: ${item}`, page.getByRole('menuitem', { name: item }));
+    }
+  });
+
+  test('the dialogs of one directory', async () => {
+    await row('Invoices').click();
+    await fromMenu('Workflows: rename directory', 'Invoices', 'Rename');
+    await fromMenu('Workflows: delete directory', 'Invoices', 'Delete');
+    await fromMenu('Workflows: download directory', 'Invoices', 'Download as zip');
+  });
+
+  test('the dialogs of several items', async () => {
+    await row('Invoices').click();
+    await row('Payroll').click({ modifiers: ['Shift'] });
+    await fromMenu('Workflows: rename several', 'Payroll', 'Rename selected');
+    await fromMenu('Workflows: delete several', 'Payroll', 'Delete selected');
+    await fromMenu('Workflows: download several', 'Payroll', 'Download selected');
+  });
+
+  test('the dialogs of a workflow', async () => {
+    await row('Invoices').dblclick();
+    await expect(row('Invoice intake.rax')).toBeVisible();
+    await fromMenu('Workflows: update workflow with its versions', 'Invoice intake.rax', 'Edit');
+    await fromMenu('Workflows: download workflow', 'Invoice intake.rax', 'Download');
+    await fromMenu('Workflows: delete workflow', 'Invoice intake.rax', 'Delete');
+  });
+});

@@ -52,7 +52,7 @@ function Action({
       leftSection={icon}
       onClick={onClick}
       disabled={availability === 'disabled'}
-      color={danger ? 'red' : undefined}
+      color={danger ? 'red.9' : undefined}
     >
       {children}
     </Menu.Item>
