@@ -96,17 +96,15 @@ export function useUpdateWorkflow() {
   );
 }
 
+/** A POST of the area: its body names the place's directory, and it goes with the place's tenant. */
+const postIn = <T>(place: Place, path: string, body: Record<string, unknown>) =>
+  apiRequest<T>(path, { method: 'POST', body, tenantId: place.tenantId });
+
 /** POST /api/workflow/delete/{id}: archives the workflow. */
 export function useDeleteWorkflow() {
   return useResourceMutation(
     ({ id, place }: { id: number; place: Place }) =>
-      readingMissingId(() =>
-        apiRequest<Ok>(`/workflow/delete/${id}`, {
-          method: 'POST',
-          body: { directory: place.directory },
-          tenantId: place.tenantId,
-        }),
-      ),
+      readingMissingId(() => postIn<Ok>(place, `/workflow/delete/${id}`, { directory: place.directory })),
     touched,
   );
 }
@@ -115,11 +113,7 @@ export function useDeleteWorkflow() {
 export function useCreateDirectory() {
   return useResourceMutation(
     ({ place, name }: { place: Place; name: string }) =>
-      apiRequest<DirectoryItem>('/directory/create', {
-        method: 'POST',
-        body: { name, parent: place.directory },
-        tenantId: place.tenantId,
-      }),
+      postIn<DirectoryItem>(place, '/directory/create', { name, parent: place.directory }),
     touched,
   );
 }
@@ -128,11 +122,7 @@ export function useCreateDirectory() {
 export function useRenameDirectory() {
   return useResourceMutation(
     ({ place, current, name }: { place: Place; current: string; name: string }) =>
-      apiRequest<Ok>('/directory/update', {
-        method: 'POST',
-        body: { current, new: name, parent: place.directory },
-        tenantId: place.tenantId,
-      }),
+      postIn<Ok>(place, '/directory/update', { current, new: name, parent: place.directory }),
     touched,
   );
 }
@@ -141,11 +131,7 @@ export function useRenameDirectory() {
 export function useRenameItems() {
   return useResourceMutation(
     ({ place, files, newFileName }: { place: Place; files: string[]; newFileName: string }) =>
-      apiRequest<RenamedItems>('/directory/update/multiple', {
-        method: 'POST',
-        body: { files, newFileName, directory: place.directory },
-        tenantId: place.tenantId,
-      }),
+      postIn<RenamedItems>(place, '/directory/update/multiple', { files, newFileName, directory: place.directory }),
     touched,
   );
 }
@@ -154,11 +140,7 @@ export function useRenameItems() {
 export function useDeleteDirectory() {
   return useResourceMutation(
     ({ place, name }: { place: Place; name: string }) =>
-      apiRequest<DeleteCount>('/directory/delete', {
-        method: 'POST',
-        body: { name, parent: place.directory },
-        tenantId: place.tenantId,
-      }),
+      postIn<DeleteCount>(place, '/directory/delete', { name, parent: place.directory }),
     touched,
   );
 }
@@ -167,11 +149,7 @@ export function useDeleteDirectory() {
 export function useDeleteItems() {
   return useResourceMutation(
     ({ place, files }: { place: Place; files: string[] }) =>
-      apiRequest<DeleteCount>('/directory/delete/multiple', {
-        method: 'POST',
-        body: { files, directory: place.directory },
-        tenantId: place.tenantId,
-      }),
+      postIn<DeleteCount>(place, '/directory/delete/multiple', { files, directory: place.directory }),
     touched,
   );
 }
