@@ -468,6 +468,28 @@ describe('multi-file operations', () => {
   });
 });
 
+describe('listing', () => {
+  it('pages directories first, then workflows, across the boundary, in the order asked', async () => {
+    await madeDirectory('Workflows', 'Paged');
+    for (const name of ['B dir', 'A dir']) await madeDirectory('Workflows/Paged', name);
+    for (const name of ['c.rax', 'a.rax', 'b.rax']) await uploaded('Workflows/Paged', name);
+    const pageOf = async (page: number, sort?: string) =>
+      names((await view('Workflows/Paged', { page, size: 2, ...(sort ? { sort } : {}) })).body);
+    expect([await pageOf(1), await pageOf(2), await pageOf(3)]).toEqual([
+      ['d:A dir', 'd:B dir'],
+      ['w:a.rax', 'w:b.rax'],
+      ['w:c.rax'],
+    ]);
+    expect([await pageOf(1, 'name,desc'), await pageOf(2, 'name,desc')]).toEqual([
+      ['d:B dir', 'd:A dir'],
+      ['w:c.rax', 'w:b.rax'],
+    ]);
+    const small = (await view('Workflows/Paged', { page: 1, size: 3 })).body;
+    expect(names(small)).toEqual(['d:A dir', 'd:B dir', 'w:a.rax']);
+    expect(small.total).toBe(5);
+  });
+});
+
 describe('search', () => {
   it('finds workflows by name or description below the current directory, with their paths, paged and sorted', async () => {
     await madeDirectory('Workflows', 'Search');

@@ -29,7 +29,12 @@ export function zipStream(
       archive.once('entry', done);
       archive.once('error', reject);
       if (bytes)
-        archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry.path, date });
+        // Stored, not deflated: a .rax is itself a zip, and deflating it again only spends CPU.
+        archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+          name: entry.path,
+          date,
+          store: true,
+        });
       else archive.append(Buffer.alloc(0), { name: entry.path, date, type: 'directory' });
     });
 
