@@ -1,23 +1,8 @@
-// @ts-check
-// Licence key generation under contention: the provider administrator makes a company, a
-// department and BENCH_LICENSES licences (5) renewed to BENCH_KEYS keys each (100, the most a
-// licence allows); then, one licence at a time, BENCH_CALLERS callers (20) each loop
-// `POST /api/account/generate` until the licence answers 409 ERROR_COMPANY_FULL_LICENSES.
-// Reports keys per second and the p50/p99 latency of a generation, and checks that exactly
-// BENCH_KEYS keys were made (201s, and `GET /api/account/list` afterwards) and that every other
-// answer was that 409; fails (exit code 1) otherwise. On PostgreSQL (a fresh database of the
-// machine's server) and on PGlite (a fresh data directory).
-// `node bench/key-generation.mjs` (or `npm run key-generation -w bench`); BENCH_LICENSES,
-// BENCH_KEYS, BENCH_CALLERS, BENCH_DATABASE_URL change the defaults, and BENCH_BACKENDS=postgres
-// or =pglite runs one of the two.
-import pg from 'pg';
-import { startServer, waitFor } from './lib.mjs';
+import { onEachBackend, startServer, waitFor } from './lib.mjs';
 
 const licenseCount = Number(process.env.BENCH_LICENSES ?? 5);
 const keysPerLicense = Number(process.env.BENCH_KEYS ?? 100);
 const callers = Number(process.env.BENCH_CALLERS ?? 20);
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
 const port = 8295;
 const base = `http://127.0.0.1:${port}/api`;
 const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
@@ -181,26 +166,7 @@ async function measureBackend(label, env) {
   }
 }
 
-if (backends.includes('postgres')) {
-  // PostgreSQL: a database of its own on the machine's server, dropped afterwards.
-  const name = `opsdeck_bench_keys_${Date.now()}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
-  try {
-    await measureBackend('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
-}
-
-if (backends.includes('pglite')) {
-  // PGlite: startServer's own fresh data directory, removed when it stops.
-  await measureBackend('PGlite', {});
-}
+await onEachBackend('keys', measureBackend);
 
 if (failures.length > 0) {
   console.error(`\n${failures.length} licence(s) went wrong:\n  ${failures.join('\n  ')}`);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -58,4 +59,38 @@ export function startServer({ port, dataDir, env = {} }) {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * Runs `measure(label, env)` on each database `BENCH_BACKENDS` names (default both): PostgreSQL
+ * in a database of its own on `BENCH_DATABASE_URL`'s server (default the machine's), dropped
+ * afterwards; PGlite in a fresh data directory, removed afterwards. `env` is the server's.
+ * @param {string} name a word for the database's and the directory's names
+ * @param {(label: string, env: Record<string, string>) => Promise<void>} measure
+ */
+export async function onEachBackend(name, measure) {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
+  if (backends.includes('postgres')) {
+    const database = `opsdeck_bench_${name}_${Date.now()}`;
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`create database ${database}`);
+    const databaseUrl = new URL(serverUrl);
+    databaseUrl.pathname = `/${database}`;
+    try {
+      await measure('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
+    } finally {
+      await client.query(`drop database if exists ${database} with (force)`);
+      await client.end();
+    }
+  }
+  if (backends.includes('pglite')) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), `opsdeck-bench-${name}-`));
+    try {
+      await measure('PGlite', { DATA_DIR: dataDir });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
 }

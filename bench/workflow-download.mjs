@@ -21,12 +21,10 @@
 // BENCH_SLOW_SECONDS, BENCH_SLOW_MB_S, BENCH_DATABASE_URL change the defaults, and
 // BENCH_BACKENDS=postgres or =pglite runs one of the two.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { root, startServer, waitFor } from './lib.mjs';
+import { loadavg } from 'node:os';
+import { onEachBackend, root, startServer, waitFor } from './lib.mjs';
 
 const filesCount = Number(process.env.BENCH_FILES ?? 1_000);
 const partCount = Math.min(filesCount, Number(process.env.BENCH_PART_FILES ?? 100));
@@ -36,8 +34,6 @@ const pauseAfter = Number(process.env.BENCH_PAUSE_AFTER_MB ?? 8) * 1024 * 1024;
 const pauseSeconds = Number(process.env.BENCH_PAUSE_SECONDS ?? 15);
 const slowSeconds = Number(process.env.BENCH_SLOW_SECONDS ?? 10);
 const slowRate = Number(process.env.BENCH_SLOW_MB_S ?? 2) * 1024 * 1024;
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
 const port = 8298;
 const head = { email: 'head@bench.test', password: 'bench-password' };
 const MiB = 1024 * 1024;
@@ -337,31 +333,7 @@ async function measureBackend(label, env) {
   }
 }
 
-if (backends.includes('postgres')) {
-  // PostgreSQL: a database of its own on the machine's server, dropped afterwards.
-  const name = `opsdeck_bench_download_${Date.now()}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
-  try {
-    await measureBackend('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
-}
-
-if (backends.includes('pglite')) {
-  // PGlite: a fresh data directory, seeded before the server opens it (one process at a time).
-  const pgliteDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-download-'));
-  try {
-    await measureBackend('PGlite', { DATA_DIR: pgliteDir });
-  } finally {
-    rmSync(pgliteDir, { recursive: true, force: true });
-  }
-}
+await onEachBackend('download', measureBackend);
 
 if (failures.length > 0) {
   console.error(`\n${failures.length} download(s) went wrong:\n  ${failures.join('\n  ')}`);

@@ -10,18 +10,13 @@
 // BENCH_RATE, BENCH_SECONDS, BENCH_DATABASE_URL change the defaults, BENCH_BACKENDS=postgres or
 // =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios whose name contains it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { root, startServer, waitFor } from './lib.mjs';
+import { onEachBackend, root, startServer, waitFor } from './lib.mjs';
 
 const workflowsCount = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const duration = Number(process.env.BENCH_SECONDS ?? 20);
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
 const only = process.env.BENCH_ONLY ?? '';
 const port = 8297;
 const head = { email: 'head@bench.test', password: 'bench-password' };
@@ -164,31 +159,7 @@ async function measureBackend(label, env) {
   }
 }
 
-if (backends.includes('postgres')) {
-  // PostgreSQL: a database of its own on the machine's server, dropped afterwards.
-  const name = `opsdeck_bench_workflows_${Date.now()}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
-  try {
-    await measureBackend('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
-}
-
-if (backends.includes('pglite')) {
-  // PGlite: a fresh data directory, seeded before the server opens it (one process at a time).
-  const pgliteDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-workflows-'));
-  try {
-    await measureBackend('PGlite', { DATA_DIR: pgliteDir });
-  } finally {
-    rmSync(pgliteDir, { recursive: true, force: true });
-  }
-}
+await onEachBackend('workflows', measureBackend);
 
 if (failures.length > 0) {
   console.error(`\n${failures.length} scenario(s) went wrong:\n  ${failures.join('\n  ')}`);

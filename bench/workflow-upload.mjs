@@ -17,9 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { register } from 'tsx/esm/api';
-import { startServer, waitFor } from './lib.mjs';
+import { onEachBackend, startServer, waitFor } from './lib.mjs';
 
 // `@opsdeck/rax` is TypeScript: tsx loads it, as it loads the server.
 register();
@@ -29,8 +28,6 @@ const largeCount = Number(process.env.BENCH_LARGE_UPLOADS ?? 5);
 const smallCount = Number(process.env.BENCH_SMALL_UPLOADS ?? 200);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const maxUploadMb = Number(process.env.BENCH_MAX_UPLOAD_MB ?? 20);
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
 const port = 8296;
 const base = `http://127.0.0.1:${port}/api`;
 const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
@@ -285,26 +282,7 @@ async function measureBackend(label, env) {
   }
 }
 
-if (backends.includes('postgres')) {
-  // PostgreSQL: a database of its own on the machine's server, dropped afterwards.
-  const name = `opsdeck_bench_upload_${Date.now()}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
-  try {
-    await measureBackend('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
-}
-
-if (backends.includes('pglite')) {
-  // PGlite: startServer's own fresh data directory, removed when it stops.
-  await measureBackend('PGlite', {});
-}
+await onEachBackend('upload', measureBackend);
 
 if (failures.length > 0) {
   console.error(`\n${failures.length} upload(s) went wrong:\n  ${failures.join('\n  ')}`);
