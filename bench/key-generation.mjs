@@ -1,61 +1,16 @@
-import { onEachBackend, startServer, waitFor } from './lib.mjs';
+import { apiClient, onEachBackend, percentile, startServer, waitFor } from './lib.mjs';
 
 const licenseCount = Number(process.env.BENCH_LICENSES ?? 5);
 const keysPerLicense = Number(process.env.BENCH_KEYS ?? 100);
 const callers = Number(process.env.BENCH_CALLERS ?? 20);
 const port = 8295;
 const base = `http://127.0.0.1:${port}/api`;
+const { call, expect } = apiClient(base);
 const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
 const DAY = 86_400_000;
 
 /** @type {string[]} */
 const failures = [];
-
-/**
- * One call of the API, its status and JSON body.
- * @param {string} method
- * @param {string} path
- * @param {{ token?: string, tenantId?: string, body?: unknown }} [options]
- * @returns {Promise<{ status: number, body: any }>}
- */
-async function call(method, path, { token, tenantId, body } = {}) {
-  /** @type {Record<string, string>} */
-  const headers = { 'x-app-key': 'opsdeck-console' };
-  if (token) headers['x-auth-token'] = token;
-  if (tenantId) headers['x-tenant-id'] = tenantId;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON (the console's HTML for an unknown route): keep the text
-  }
-  return { status: response.status, body: parsed };
-}
-
-/**
- * A call that must answer `status`; anything else ends the run.
- * @param {number} status
- * @param {string} method
- * @param {string} path
- * @param {{ token?: string, tenantId?: string, body?: unknown }} [options]
- */
-async function expect(status, method, path, options) {
-  const answer = await call(method, path, options);
-  if (answer.status !== status) {
-    throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
-  }
-  return answer.body;
-}
-
-/** @param {number[]} sorted @param {number} p */
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /**
  * @param {string} label

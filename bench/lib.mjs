@@ -1,7 +1,7 @@
 // @ts-check
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -94,3 +94,64 @@ export async function onEachBackend(name, measure) {
     }
   }
 }
+
+/**
+ * The API as the benchmarks call it, at `base` (`http://127.0.0.1:<port>`): `call` answers the
+ * status and the JSON body (or the text); `expect` a call that must answer `status`, anything
+ * else ending the run.
+ * @param {string} base
+ */
+export function apiClient(base) {
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ token?: string, tenantId?: string, body?: unknown, form?: FormData }} [options]
+   * @returns {Promise<{ status: number, body: any }>}
+   */
+  async function call(method, path, { token, tenantId, body, form } = {}) {
+    /** @type {Record<string, string>} */
+    const headers = { 'x-app-key': 'opsdeck-console' };
+    if (token) headers['x-auth-token'] = token;
+    if (tenantId) headers['x-tenant-id'] = tenantId;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+    const text = await response.text();
+    let parsed = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON (the console's HTML for an unknown route): keep the text
+    }
+    return { status: response.status, body: parsed };
+  }
+
+  /**
+   * @param {number} status
+   * @param {string} method
+   * @param {string} path
+   * @param {{ token?: string, tenantId?: string, body?: unknown, form?: FormData }} [options]
+   */
+  async function expect(status, method, path, options) {
+    const answer = await call(method, path, options);
+    if (answer.status !== status) {
+      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    }
+    return answer.body;
+  }
+
+  return { call, expect };
+}
+
+/** @param {number[]} sorted @param {number} p */
+export const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+/** The machine's load averages, as the figures record them. */
+export const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');

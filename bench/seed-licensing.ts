@@ -6,23 +6,15 @@
 // default 200,000); it opens the database the same way the server does (PGlite dir in DATA_DIR, or
 // DATABASE_URL), migrates, seeds, vacuums, closes. PGlite has no lock between processes: never run
 // this while a server has the directory open.
-import path from 'node:path';
-import { type SQL, sql } from 'drizzle-orm';
-import { openDatabase } from '../apps/server/src/db/client';
-import { ensureReferenceData, INDUSTRY_TYPES } from '../apps/server/src/db/reference-data';
+import { sql } from 'drizzle-orm';
+import { INDUSTRY_TYPES } from '../apps/server/src/db/reference-data';
+import { openSeedDatabase, words } from './seed-lib';
 
 const companyCount = Number(process.env.BENCH_COMPANIES ?? 10_000);
 const accountCount = Number(process.env.BENCH_ACCOUNTS ?? 200_000);
 
-const database = process.env.DATABASE_URL
-  ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
-  : // The server keeps its embedded database in DATA_DIR/db (apps/server/src/main.ts).
-    await openDatabase({ kind: 'pglite', dataDir: path.join(process.env.DATA_DIR ?? 'data', 'db') });
+const database = await openSeedDatabase();
 const { db } = database;
-await ensureReferenceData(db);
-
-/** A SQL text array literal of fixed words (no quotes in them). */
-const words = (list: readonly string[]): SQL => sql.raw(`array[${list.map((word) => `'${word}'`).join(',')}]::text[]`);
 
 // Company names: 40 × 25 × 10 combinations, every one of them unique ("Stonebridge Robotics
 // Holdings"); beyond 10,000 a number is appended.

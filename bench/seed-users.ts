@@ -3,25 +3,18 @@
 // database the same way the server does (PGlite dir or DATABASE_URL), migrates, seeds, closes.
 // PGlite has no lock between processes: never run this while a server has the directory open.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../apps/server/src/db/client';
-import { ensureReferenceData } from '../apps/server/src/db/reference-data';
 import { companies, credentials, departments, users } from '../apps/server/src/db/schema';
 import { assignRole, ensureBuiltInRole } from '../apps/server/src/modules/roles/queries';
 import { hashPassword } from '../apps/server/src/platform/passwords';
+import { openSeedDatabase } from './seed-lib';
 
 const count = Number(process.env.BENCH_USERS ?? 100_000);
 const headEmail = process.env.BENCH_HEAD_EMAIL ?? 'head@bench.test';
 const headPassword = process.env.BENCH_HEAD_PASSWORD ?? 'bench-password';
 
-const database = process.env.DATABASE_URL
-  ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
-  : // The server keeps its embedded database in DATA_DIR/db (apps/server/src/main.ts).
-    await openDatabase({ kind: 'pglite', dataDir: path.join(process.env.DATA_DIR ?? 'data', 'db') });
+const database = await openSeedDatabase();
 const { db } = database;
-
-await ensureReferenceData(db);
 const tenantId = randomUUID();
 const [company] = await db
   .insert(companies)

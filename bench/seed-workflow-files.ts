@@ -11,17 +11,13 @@
 // database the same way the server does (PGlite dir in DATA_DIR, or DATABASE_URL), migrates,
 // seeds, analyzes, closes, and prints the total size as JSON on its last line. PGlite has no lock
 // between processes: never run this while a server has the directory open.
-import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { writeRax } from '@opsdeck/rax/write';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../apps/server/src/db/client';
-import { ensureReferenceData } from '../apps/server/src/db/reference-data';
-import { companies, credentials, users, workflows, workflowVersions } from '../apps/server/src/db/schema';
-import { assignRole, ensureBuiltInRole } from '../apps/server/src/modules/roles/queries';
+import { workflows, workflowVersions } from '../apps/server/src/db/schema';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
-import { hashPassword } from '../apps/server/src/platform/passwords';
+import { openSeedDatabase, seedCompanyWithHead } from './seed-lib';
 
 const count = Number(process.env.BENCH_FILES ?? 1_000);
 const partCount = Math.min(count, Number(process.env.BENCH_PART_FILES ?? 100));
@@ -30,30 +26,16 @@ const maxBytes = Number(process.env.BENCH_MAX_KB ?? 500) * 1024;
 const headEmail = process.env.BENCH_HEAD_EMAIL ?? 'head@bench.test';
 const headPassword = process.env.BENCH_HEAD_PASSWORD ?? 'bench-password';
 
-const database = process.env.DATABASE_URL
-  ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
-  : // The server keeps its embedded database in DATA_DIR/db (apps/server/src/main.ts).
-    await openDatabase({ kind: 'pglite', dataDir: path.join(process.env.DATA_DIR ?? 'data', 'db') });
+const database = await openSeedDatabase();
 const { db } = database;
-await ensureReferenceData(db);
 const started = Date.now();
 const now = Date.now();
 
-const tenantId = randomUUID();
-const [company] = await db
-  .insert(companies)
-  .values({ tenantId, name: 'Zip Bench Freight', industryTypeKey: 'logistics' })
-  .returning({ id: companies.id });
-const [head] = await db
-  .insert(users)
-  .values({ tenantId, companyId: company!.id, firstName: 'Zip', lastName: 'Head', emailAddress: headEmail })
-  .returning({ id: users.id });
-const headId = head!.id;
-await db
-  .insert(credentials)
-  .values({ userId: headId, passwordHash: await hashPassword(headPassword), passwordChangedAt: Date.now() });
-await assignRole(db, headId, await ensureBuiltInRole(db, tenantId, 'COMPANY_ADMINISTRATOR'));
-await db.update(companies).set({ headId }).where(sql`id = ${company!.id}`);
+const { tenantId, headId } = await seedCompanyWithHead(
+  db,
+  { name: 'Zip Bench Freight', industry: 'logistics' },
+  { firstName: 'Zip', lastName: 'Head', email: headEmail, password: headPassword },
+);
 
 const root = await ensureTreeRoot(db, tenantId);
 const zip = await insertDirectory(db, root, { name: 'Zip', userId: headId, now });

@@ -11,17 +11,13 @@
 // (BENCH_WORKFLOWS, default 10,000); it opens the database the same way the server does (PGlite
 // dir in DATA_DIR, or DATABASE_URL), migrates, seeds, vacuums, closes. PGlite has no lock between
 // processes: never run this while a server has the directory open.
-import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { writeRax } from '@opsdeck/rax/write';
-import { type SQL, sql } from 'drizzle-orm';
-import { openDatabase } from '../apps/server/src/db/client';
-import { ensureReferenceData } from '../apps/server/src/db/reference-data';
-import { blobs, companies, credentials, users } from '../apps/server/src/db/schema';
-import { assignRole, ensureBuiltInRole } from '../apps/server/src/modules/roles/queries';
+import { sql } from 'drizzle-orm';
+import { blobs } from '../apps/server/src/db/schema';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
-import { hashPassword } from '../apps/server/src/platform/passwords';
+import { openSeedDatabase, seedCompanyWithHead, words } from './seed-lib';
 
 const count = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const headEmail = process.env.BENCH_HEAD_EMAIL ?? 'head@bench.test';
@@ -31,32 +27,15 @@ const directoryName = process.env.BENCH_DIRECTORY ?? 'Bench';
 const now = Number(process.env.BENCH_NOW ?? Date.now());
 const day = 86_400_000;
 
-const database = process.env.DATABASE_URL
-  ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
-  : // The server keeps its embedded database in DATA_DIR/db (apps/server/src/main.ts).
-    await openDatabase({ kind: 'pglite', dataDir: path.join(process.env.DATA_DIR ?? 'data', 'db') });
+const database = await openSeedDatabase();
 const { db } = database;
-await ensureReferenceData(db);
 const started = Date.now();
 
-/** A SQL text array literal of fixed words (no quotes in them). */
-const words = (list: readonly string[]): SQL => sql.raw(`array[${list.map((word) => `'${word}'`).join(',')}]::text[]`);
-
-const tenantId = randomUUID();
-const [company] = await db
-  .insert(companies)
-  .values({ tenantId, name: 'Benchmark Robotics', industryTypeKey: 'manufacturing' })
-  .returning({ id: companies.id });
-const [head] = await db
-  .insert(users)
-  .values({ tenantId, companyId: company!.id, firstName: 'Bench', lastName: 'Head', emailAddress: headEmail })
-  .returning({ id: users.id });
-const headId = head!.id;
-await db
-  .insert(credentials)
-  .values({ userId: headId, passwordHash: await hashPassword(headPassword), passwordChangedAt: Date.now() });
-await assignRole(db, headId, await ensureBuiltInRole(db, tenantId, 'COMPANY_ADMINISTRATOR'));
-await db.update(companies).set({ headId }).where(sql`id = ${company!.id}`);
+const { tenantId, headId } = await seedCompanyWithHead(
+  db,
+  { name: 'Benchmark Robotics', industry: 'manufacturing' },
+  { firstName: 'Bench', lastName: 'Head', email: headEmail, password: headPassword },
+);
 
 const root = await ensureTreeRoot(db, tenantId);
 const directory = await insertDirectory(db, root, { name: directoryName, userId: headId, now });

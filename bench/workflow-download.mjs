@@ -23,8 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg } from 'node:os';
-import { onEachBackend, root, startServer, waitFor } from './lib.mjs';
+import { loadAverage, onEachBackend, root, startServer, waitFor } from './lib.mjs';
 
 const filesCount = Number(process.env.BENCH_FILES ?? 1_000);
 const partCount = Math.min(filesCount, Number(process.env.BENCH_PART_FILES ?? 100));
@@ -44,11 +43,6 @@ const failures = [];
 
 /** @param {number} bytes */
 const mib = (bytes) => (bytes / MiB).toFixed(1);
-
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -233,7 +227,7 @@ async function measureBackend(label, env) {
     const { token } = await login.json();
     console.log(
       `\n${label}: ${filesCount} files of ${minKb}–${maxKb} KiB (${mib(sizes.totalBytes)} MiB), ${partCount} of them ` +
-        `(${mib(sizes.partBytes)} MiB) in Zip/Part; load average ${load()}; server RSS at rest ` +
+        `(${mib(sizes.partBytes)} MiB) in Zip/Part; load average ${loadAverage()}; server RSS at rest ` +
         `${mib(processState(pid).rss)} MiB`,
     );
 
@@ -327,7 +321,7 @@ async function measureBackend(label, env) {
         );
       }
     }
-    console.log(`  load average at the end: ${load()}`);
+    console.log(`  load average at the end: ${loadAverage()}`);
   } finally {
     await server.stop();
   }

@@ -10,9 +10,8 @@
 // BENCH_RATE, BENCH_SECONDS, BENCH_DATABASE_URL change the defaults, BENCH_BACKENDS=postgres or
 // =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios whose name contains it.
 import { spawnSync } from 'node:child_process';
-import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { onEachBackend, root, startServer, waitFor } from './lib.mjs';
+import { loadAverage, onEachBackend, root, startServer, waitFor } from './lib.mjs';
 
 const workflowsCount = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
@@ -62,11 +61,6 @@ const SCENARIOS = [
 /** @type {string[]} */
 const failures = [];
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-
 /** @param {Record<string, string>} env */
 function seed(env) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed-workflows.ts'], {
@@ -104,7 +98,7 @@ async function measureBackend(label, env) {
     const url = `http://127.0.0.1:${port}/api/directory/view`;
     console.log(
       `\n${label}: ${workflowsCount} workflows in '${dir}', ${rate} req/s for ${duration} s, 10 connections; ` +
-        `load average ${load()}`,
+        `load average ${loadAverage()}`,
     );
     for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
       const body = JSON.stringify({ size: 10, ...scenario.body });
@@ -153,7 +147,7 @@ async function measureBackend(label, env) {
           `${result.requests.average.toFixed(1)} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
       );
     }
-    console.log(`  load average at the end: ${load()}`);
+    console.log(`  load average at the end: ${loadAverage()}`);
   } finally {
     await server.stop();
   }

@@ -16,9 +16,8 @@
 // defaults, and BENCH_BACKENDS=postgres or =pglite runs one of the two.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { register } from 'tsx/esm/api';
-import { onEachBackend, startServer, waitFor } from './lib.mjs';
+import { apiClient, loadAverage, onEachBackend, percentile, startServer, waitFor } from './lib.mjs';
 
 // `@opsdeck/rax` is TypeScript: tsx loads it, as it loads the server.
 register();
@@ -30,6 +29,7 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const maxUploadMb = Number(process.env.BENCH_MAX_UPLOAD_MB ?? 20);
 const port = 8296;
 const base = `http://127.0.0.1:${port}/api`;
+const { call, expect } = apiClient(base);
 const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
 const head = { email: 'grace.mensah@upload-bench.example', password: 'bench-head-password' };
 const MB = 1024 * 1024;
@@ -38,58 +38,8 @@ const limitBytes = Math.floor(maxUploadMb * MB);
 /** @type {string[]} */
 const failures = [];
 
-/**
- * One call of the API, its status and JSON body.
- * @param {string} method
- * @param {string} path
- * @param {{ token?: string, body?: unknown, form?: FormData }} [options]
- * @returns {Promise<{ status: number, body: any }>}
- */
-async function call(method, path, { token, body, form } = {}) {
-  /** @type {Record<string, string>} */
-  const headers = { 'x-app-key': 'opsdeck-console' };
-  if (token) headers['x-auth-token'] = token;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
-  });
-  const text = await response.text();
-  let parsed = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body: parsed };
-}
-
-/**
- * A call that must answer `status`; anything else ends the run.
- * @param {number} status
- * @param {string} method
- * @param {string} path
- * @param {{ token?: string, body?: unknown }} [options]
- */
-async function expect(status, method, path, options) {
-  const answer = await call(method, path, options);
-  if (answer.status !== status) {
-    throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
-  }
-  return answer.body;
-}
-
-/** @param {number[]} sorted @param {number} p */
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-
 /** @param {number} bytes */
 const mb = (bytes) => (bytes / MB).toFixed(1);
-
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 
 /**
  * Samples a process's VmRSS every 50 ms until stopped; `stop()` answers the first and highest
@@ -214,7 +164,7 @@ async function measureBackend(label, env) {
       if (answer.status !== 201) throw new Error(`warm-up upload: ${answer.status} ${JSON.stringify(answer.body)}`);
     }
 
-    console.log(`\n${label}: load average ${load()}`);
+    console.log(`\n${label}: load average ${loadAverage()}`);
 
     // (a) One large file at a time.
     /** @type {number[]} */
@@ -276,7 +226,7 @@ async function measureBackend(label, env) {
         `in ${elapsed.toFixed(1)} s, p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms; ` +
         `${smallListed.total} listed; server RSS ${mb(memory.before)} MB before, peak ${mb(memory.peak)} MB`,
     );
-    console.log(`  load average at the end: ${load()}`);
+    console.log(`  load average at the end: ${loadAverage()}`);
   } finally {
     await server.stop();
   }

@@ -1,0 +1,52 @@
+// What the benchmarks' seed scripts share: the database opened as the server opens it, a company
+// with a head who signs in, and SQL arrays of fixed words.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, openDatabase } from '../apps/server/src/db/client';
+import { ensureReferenceData } from '../apps/server/src/db/reference-data';
+import { companies, credentials, users } from '../apps/server/src/db/schema';
+import { assignRole, ensureBuiltInRole } from '../apps/server/src/modules/roles/queries';
+import { hashPassword } from '../apps/server/src/platform/passwords';
+
+/**
+ * The database the server would open (DATABASE_URL, or the embedded one in DATA_DIR/db, as
+ * apps/server/src/main.ts does), migrated and with its reference data. PGlite has no lock between
+ * processes: never seed while a server has the directory open.
+ */
+export async function openSeedDatabase() {
+  const database = process.env.DATABASE_URL
+    ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
+    : await openDatabase({ kind: 'pglite', dataDir: path.join(process.env.DATA_DIR ?? 'data', 'db') });
+  await ensureReferenceData(database.db);
+  return database;
+}
+
+/** A company and its head, a Company Administrator who signs in with `head.email` and `head.password`. */
+export async function seedCompanyWithHead(
+  db: Db,
+  company: { name: string; industry: string },
+  head: { firstName: string; lastName: string; email: string; password: string },
+) {
+  const tenantId = randomUUID();
+  const [row] = await db
+    .insert(companies)
+    .values({ tenantId, name: company.name, industryTypeKey: company.industry })
+    .returning({ id: companies.id });
+  const companyId = row!.id;
+  const [user] = await db
+    .insert(users)
+    .values({ tenantId, companyId, firstName: head.firstName, lastName: head.lastName, emailAddress: head.email })
+    .returning({ id: users.id });
+  const headId = user!.id;
+  await db
+    .insert(credentials)
+    .values({ userId: headId, passwordHash: await hashPassword(head.password), passwordChangedAt: Date.now() });
+  await assignRole(db, headId, await ensureBuiltInRole(db, tenantId, 'COMPANY_ADMINISTRATOR'));
+  await db.update(companies).set({ headId }).where(sql`id = ${companyId}`);
+  return { tenantId, companyId, headId };
+}
+
+/** A SQL text array literal of fixed words (no quotes in them). */
+export const words = (list: readonly string[]): SQL =>
+  sql.raw(`array[${list.map((word) => `'${word}'`).join(',')}]::text[]`);
