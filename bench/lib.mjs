@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import pg from 'pg';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -155,3 +156,76 @@ export const loadAverage = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
+
+/**
+ * Signs in at the server on `port` and answers the headers of that user's calls.
+ * @param {number} port
+ * @param {{ email: string, password: string }} user
+ */
+export async function signedInHeaders(port, user) {
+  const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+    method: 'POST',
+    headers: { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.email, password: user.password }),
+  });
+  if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+  const { token } = await login.json();
+  return { 'x-app-key': 'opsdeck-console', 'x-auth-token': token, 'content-type': 'application/json' };
+}
+
+/**
+ * One scenario of a list benchmark: first probes one request at a time until the server has
+ * drained what a previous scenario left (a probe no faster than the one before, at most 10:
+ * on PGlite one query runs at a time), then sends `rate` requests a second for `duration` seconds
+ * over 10 connections and prints the page's total, p50, p99 and the rate kept. A failure (an
+ * answer other than 2xx, or what `check` says of the first page) goes to `failures`.
+ * @param {{ label: string, name: string, url: string, method?: 'GET' | 'POST', body?: string,
+ *   headers: Record<string, string>, rate: number, duration: number, failures: string[],
+ *   check?: (page: any) => string | null }} scenario
+ */
+export async function paceScenario({
+  label,
+  name,
+  url,
+  method = 'GET',
+  body,
+  headers,
+  rate,
+  duration,
+  failures,
+  check,
+}) {
+  const title = name.padEnd(44);
+  const send = () => fetch(url, { method, headers, body });
+  let probe = await send();
+  let text = await probe.text();
+  for (let previous = Number.POSITIVE_INFINITY, tries = 0; probe.ok && tries < 10; tries += 1) {
+    const sent = performance.now();
+    probe = await send();
+    text = await probe.text();
+    const took = performance.now() - sent;
+    if (took >= previous * 0.8) break;
+    previous = took;
+  }
+  if (!probe.ok) {
+    failures.push(`${label}, ${name}: ${probe.status} ${text.slice(0, 200)}`);
+    console.log(`  ${title} FAILED: ${probe.status} ${text.slice(0, 200)}`);
+    return;
+  }
+  const page = JSON.parse(text);
+  const wrong = check?.(page);
+  if (wrong) failures.push(`${label}, ${name}: ${wrong}`);
+  const result = await autocannon({ url, method, body, connections: 10, overallRate: rate, duration, headers });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) {
+    failures.push(
+      `${label}, ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} ` +
+        `timeouts (status codes ${JSON.stringify(result.statusCodeStats)})`,
+    );
+  }
+  console.log(
+    `  ${title} total ${String(page.total).padStart(6)}   ` +
+      `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
+      `${result.requests.average.toFixed(1)} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
+  );
+}

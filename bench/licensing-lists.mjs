@@ -9,8 +9,7 @@
 // BENCH_BACKENDS=postgres or =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios
 // whose name contains the text.
 import { spawnSync } from 'node:child_process';
-import autocannon from 'autocannon';
-import { onEachBackend, root, startServer, waitFor } from './lib.mjs';
+import { onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 
 const companiesCount = Number(process.env.BENCH_COMPANIES ?? 10_000);
 const accountsCount = Number(process.env.BENCH_ACCOUNTS ?? 200_000);
@@ -93,52 +92,21 @@ async function measureBackend(label, env) {
   });
   try {
     await waitFor(`http://127.0.0.1:${port}/api/health`);
-    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
-      method: 'POST',
-      headers: { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' },
-      body: JSON.stringify({ username: admin.email, password: admin.password }),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const { token } = await login.json();
-    const auth = { 'x-app-key': 'opsdeck-console', 'x-auth-token': token };
+    const auth = await signedInHeaders(port, admin);
     console.log(
       `\n${label}: ${companiesCount} companies, ${accountsCount} accounts, ${rate} req/s for ${duration} s, ` +
         '10 connections',
     );
     for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
-      const url = `http://127.0.0.1:${port}${scenario.path}?${scenario.query}`;
-      // Requests the server is still working through (a scenario it could not keep up with: on
-      // PGlite one query runs at a time) would count against this one: probe, one at a time, until
-      // a probe is no slower than the one before it (at most 10 probes).
-      let probe = await fetch(url, { headers: auth });
-      let text = await probe.text();
-      for (let previous = Number.POSITIVE_INFINITY, tries = 0; probe.ok && tries < 10; tries += 1) {
-        const sent = performance.now();
-        probe = await fetch(url, { headers: auth });
-        text = await probe.text();
-        const took = performance.now() - sent;
-        if (took >= previous * 0.8) break;
-        previous = took;
-      }
-      if (!probe.ok) {
-        failures.push(`${label}, ${scenario.name}: ${probe.status} ${text.slice(0, 200)}`);
-        console.log(`  ${scenario.name.padEnd(44)} FAILED: ${probe.status} ${text.slice(0, 200)}`);
-        continue;
-      }
-      const body = JSON.parse(text);
-      const result = await autocannon({ url, connections: 10, overallRate: rate, duration, headers: auth });
-      const bad = result.non2xx + result.errors + result.timeouts;
-      if (bad > 0) {
-        failures.push(
-          `${label}, ${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} ` +
-            `timeouts (status codes ${JSON.stringify(result.statusCodeStats)})`,
-        );
-      }
-      console.log(
-        `  ${scenario.name.padEnd(44)} total ${String(body.total).padStart(6)}   ` +
-          `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
-          `${result.requests.average.toFixed(1)} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
-      );
+      await paceScenario({
+        label,
+        name: scenario.name,
+        url: `http://127.0.0.1:${port}${scenario.path}?${scenario.query}`,
+        headers: auth,
+        rate,
+        duration,
+        failures,
+      });
     }
   } finally {
     await server.stop();

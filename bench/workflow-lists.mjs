@@ -10,8 +10,7 @@
 // BENCH_RATE, BENCH_SECONDS, BENCH_DATABASE_URL change the defaults, BENCH_BACKENDS=postgres or
 // =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios whose name contains it.
 import { spawnSync } from 'node:child_process';
-import autocannon from 'autocannon';
-import { loadAverage, onEachBackend, root, startServer, waitFor } from './lib.mjs';
+import { loadAverage, onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 
 const workflowsCount = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
@@ -87,65 +86,28 @@ async function measureBackend(label, env) {
   const server = startServer({ port, env: { ...env, DEMO: '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-admin' } });
   try {
     await waitFor(`http://127.0.0.1:${port}/api/health`);
-    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
-      method: 'POST',
-      headers: { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' },
-      body: JSON.stringify({ username: head.email, password: head.password }),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const { token } = await login.json();
-    const headers = { 'x-app-key': 'opsdeck-console', 'x-auth-token': token, 'content-type': 'application/json' };
+    const headers = await signedInHeaders(port, head);
     const url = `http://127.0.0.1:${port}/api/directory/view`;
     console.log(
       `\n${label}: ${workflowsCount} workflows in '${dir}', ${rate} req/s for ${duration} s, 10 connections; ` +
         `load average ${loadAverage()}`,
     );
     for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
-      const body = JSON.stringify({ size: 10, ...scenario.body });
-      const send = () => fetch(url, { method: 'POST', headers, body });
-      // Requests the server is still working through (a scenario it could not keep up with: on
-      // PGlite one query runs at a time) would count against this one: probe, one at a time, until
-      // a probe is no slower than the one before it (at most 10 probes).
-      let probe = await send();
-      let text = await probe.text();
-      for (let previous = Number.POSITIVE_INFINITY, tries = 0; probe.ok && tries < 10; tries += 1) {
-        const sent = performance.now();
-        probe = await send();
-        text = await probe.text();
-        const took = performance.now() - sent;
-        if (took >= previous * 0.8) break;
-        previous = took;
-      }
-      if (!probe.ok) {
-        failures.push(`${label}, ${scenario.name}: ${probe.status} ${text.slice(0, 200)}`);
-        console.log(`  ${scenario.name.padEnd(42)} FAILED: ${probe.status} ${text.slice(0, 200)}`);
-        continue;
-      }
-      const page = JSON.parse(text);
-      if (page.items.length !== Math.min(10, Math.max(0, page.total - (page.page - 1) * 10))) {
-        failures.push(`${label}, ${scenario.name}: ${page.items.length} items on page ${page.page} of ${page.total}`);
-      }
-      const result = await autocannon({
+      await paceScenario({
+        label,
+        name: scenario.name,
         url,
         method: 'POST',
-        body,
-        connections: 10,
-        overallRate: rate,
-        duration,
+        body: JSON.stringify({ size: 10, ...scenario.body }),
         headers,
+        rate,
+        duration,
+        failures,
+        check: (page) =>
+          page.items.length === Math.min(10, Math.max(0, page.total - (page.page - 1) * 10))
+            ? null
+            : `${page.items.length} items on page ${page.page} of ${page.total}`,
       });
-      const bad = result.non2xx + result.errors + result.timeouts;
-      if (bad > 0) {
-        failures.push(
-          `${label}, ${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} ` +
-            `timeouts (status codes ${JSON.stringify(result.statusCodeStats)})`,
-        );
-      }
-      console.log(
-        `  ${scenario.name.padEnd(42)} total ${String(page.total).padStart(6)}   ` +
-          `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
-          `${result.requests.average.toFixed(1)} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
-      );
     }
     console.log(`  load average at the end: ${loadAverage()}`);
   } finally {
