@@ -22,6 +22,7 @@ test.describe('list state in the URL', () => {
     await expect(page).toHaveURL(/[?&]sort=-email(&|$)/);
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page).toHaveURL(/[?&]page=2(&|$)/);
+    // Busy while the previous page's rows are still shown (placeholder data): the rows read next are page 2's.
     await expect(table).toHaveAttribute('aria-busy', 'false');
     const before = await firstCells(page, 'Users');
     const url = page.url();

@@ -124,7 +124,9 @@ test.describe('users as the provider admin', () => {
     await openUsers(page, USERS.admin.email);
     await expect(page.getByText(/Showing 1–10 of \d+/)).toBeVisible();
     await table(page).getByRole('button', { name: 'E-mail' }).click();
+    await expect(page).toHaveURL(/[?&]sort=email(&|$)/);
     await table(page).getByRole('button', { name: 'E-mail' }).click();
+    await expect(page).toHaveURL(/[?&]sort=-email(&|$)/);
     await expect(table(page).getByRole('columnheader', { name: /E-mail/ })).toHaveAttribute('aria-sort', 'descending');
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page.getByText(/Showing 11–20 of \d+/)).toBeVisible();

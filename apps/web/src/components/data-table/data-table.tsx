@@ -56,6 +56,7 @@ interface CommonProps<T> {
   label: string;
   /** Defaults to 'No matching records found.' (spec section 2, shared tables). */
   emptyText?: string;
+  /** The rows are loading, or still the previous page's while the next one loads: `aria-busy`. */
   loading?: boolean;
   pageSize?: number;
   onRowClick?: (row: T) => void;

@@ -124,7 +124,7 @@ export function AccountsPage() {
           total={list.data?.total ?? 0}
           rowKey={(row) => row.id}
           label={t('accounts.tableLabel')}
-          loading={list.isLoading}
+          loading={list.isLoading || list.isPlaceholderData}
         />
       </Card>
 

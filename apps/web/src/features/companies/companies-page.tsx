@@ -84,7 +84,7 @@ export function CompaniesPage() {
       columns={columns}
       rows={list.data?.items ?? []}
       total={list.data?.total ?? 0}
-      loading={list.isLoading}
+      loading={list.isLoading || list.isPlaceholderData}
       canCreate={holds(viewer, 'CREATE_COMPANY')}
       dialogs={dialogs}
       form={(company, onClose) => <CompanyFormModal company={company} onClose={onClose} />}

@@ -76,7 +76,7 @@ export function UsersPage() {
       columns={columns}
       rows={list.data?.items ?? []}
       total={list.data?.total ?? 0}
-      loading={list.isLoading}
+      loading={list.isLoading || list.isPlaceholderData}
       canCreate={holds(viewer, 'CREATE_USER')}
       searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
       dialogs={dialogs}

@@ -171,7 +171,7 @@ export function WorkflowsPage() {
                   rowProps={selection.rowProps}
                   label={t('workflows.tableLabel')}
                   emptyText={t(searching ? 'table.empty' : 'workflows.emptyFolder')}
-                  loading={listing.isLoading}
+                  loading={listing.isLoading || listing.isPlaceholderData}
                 />
               </div>
             </ItemContextMenu>
