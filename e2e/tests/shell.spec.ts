@@ -62,8 +62,15 @@ test.describe('shell', () => {
 
   test('keeps a breadcrumb trail of the pages visited', async ({ page }) => {
     await signIn(page, USERS.admin.email);
-    for (const link of ['Users', 'Departments', 'Roles']) {
+    // The dashboard's landing page first: a click made while it still redirects would be replaced.
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    for (const [link, path] of [
+      ['Users', /\/management\/users$/],
+      ['Departments', /\/management\/departments$/],
+      ['Roles', /\/management\/roles$/],
+    ] as const) {
       await nav(page).getByRole('link', { name: link, exact: true }).click();
+      await expect(page).toHaveURL(path);
     }
     const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
     await expect(trail).toContainText('Users');
