@@ -263,16 +263,17 @@ export async function seedDemoWorkflows(db: Executor, tenant: DemoTenant) {
       for (const [index, steps] of versions.entries()) {
         const file = index === 0 ? first : await raxOf(workflow, steps);
         const at = createdAt + index * 2 * DAY;
-        await storeVersion(db, databaseBlobStore, row, file, {
-          userId: people[(made + index) % people.length] ?? null,
-          now: at,
-        });
-        await q.updateWorkflow(db, row.id, {
-          size: file.bytes.byteLength,
-          activityKeys: file.activityKeys,
-          updatedAt: at,
-          updatedBy: people[(made + index) % people.length] ?? null,
-        });
+        const by = people[(made + index) % people.length] ?? null;
+        await storeVersion(db, databaseBlobStore, row, file, { userId: by, now: at });
+        // The first version is what the row was made with; a later one changes it.
+        if (index > 0) {
+          await q.updateWorkflow(db, row.id, {
+            size: file.bytes.byteLength,
+            activityKeys: file.activityKeys,
+            updatedAt: at,
+            updatedBy: by,
+          });
+        }
       }
     }
     for (const child of plan.folders ?? []) await addFolder(directory, child);

@@ -49,6 +49,7 @@ export async function selectCompanies(db: Executor, where?: SQL) {
 
 export const byId = (id: number) => eq(companies.id, id);
 export const byIds = (ids: readonly number[]) => inArray(companies.id, [...ids]);
+export const byTenantIds = (tenantIds: readonly string[]) => inArray(companies.tenantId, [...tenantIds]);
 export const byName = (name: string) => eq(sql`lower(${companies.name})`, name.trim().toLowerCase());
 
 /**
@@ -196,12 +197,18 @@ export async function deleteTenant(db: Executor, company: { id: number; tenantId
   return removed.map((row) => row.id);
 }
 
-/** The one company lookup every area uses: by its id or by its tenant id. */
-export async function findCompany(db: Executor, key: { id: number } | { tenantId: string }) {
+/** The one company lookup every area uses: by its id, its tenant id or its name (case-insensitive). */
+export async function findCompany(db: Executor, key: { id: number } | { tenantId: string } | { name: string }) {
   const [row] = await db
     .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId, name: companies.name })
     .from(companies)
-    .where('id' in key ? eq(companies.id, key.id) : eq(companies.tenantId, key.tenantId))
+    .where(
+      'id' in key
+        ? eq(companies.id, key.id)
+        : 'tenantId' in key
+          ? eq(companies.tenantId, key.tenantId)
+          : byName(key.name),
+    )
     .limit(1);
   return row;
 }

@@ -4,6 +4,7 @@ import { type Executor, selectRows } from '../../db/client';
 import { companies, departments, roleAuthorities, roles, sessions, userRoles, users } from '../../db/schema';
 import { likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
+import { completeName } from './names';
 
 export async function findProfile(db: Executor, userId: number) {
   const [row] = await db
@@ -284,3 +285,14 @@ export const notUser = (id: number) => ne(users.id, id);
 export const activeIn = (scope: TenantScope) => and(eq(users.archived, false), inScope(users.tenantId, scope));
 
 export const ofCompany = (companyId: number) => and(eq(users.archived, false), eq(users.companyId, companyId));
+
+/** The complete names of users by id (who made or changed a row). */
+export async function completeNames(db: Executor, ids: readonly (number | null)[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(inArray(users.id, wanted));
+  return new Map(rows.map((row) => [row.id, completeName(row)]));
+}

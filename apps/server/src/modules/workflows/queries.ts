@@ -1,16 +1,7 @@
 import { ROOT_DIRECTORY } from '@opsdeck/contract/workflows';
 import { and, asc, desc, eq, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, selectRows } from '../../db/client';
-import {
-  activities,
-  companies,
-  directories,
-  licenseTypeActivities,
-  users,
-  workflows,
-  workflowVersions,
-} from '../../db/schema';
+import { directories, workflows, workflowVersions } from '../../db/schema';
 import { likePattern } from '../../platform/search';
 
 export type DirectoryRow = typeof directories.$inferSelect;
@@ -211,17 +202,11 @@ export async function insertVersion(tx: Executor, values: Omit<typeof workflowVe
   return row!;
 }
 
-const creator = alias(users, 'version_creator');
-
+/** Every version of a workflow, newest first. */
 export async function listVersions(db: Executor, workflowId: number) {
   return db
-    .select({
-      version: workflowVersions,
-      creatorFirst: creator.firstName,
-      creatorLast: creator.lastName,
-    })
+    .select()
     .from(workflowVersions)
-    .leftJoin(creator, eq(creator.id, workflowVersions.createdBy))
     .where(eq(workflowVersions.workflowId, workflowId))
     .orderBy(desc(workflowVersions.number));
 }
@@ -235,76 +220,6 @@ export async function findVersion(db: Executor, workflowId: number, versionId?: 
     .orderBy(desc(workflowVersions.number))
     .limit(1);
   return row;
-}
-
-/** The activity keys the 'pro' licence type unlocks: a workflow using one is premium. */
-export async function premiumActivityKeys(db: Executor): Promise<Set<string>> {
-  const rows = await db
-    .select({ key: activities.key })
-    .from(activities)
-    .innerJoin(licenseTypeActivities, eq(licenseTypeActivities.activityId, activities.id))
-    .where(and(eq(licenseTypeActivities.licenseTypeKey, 'pro'), isNull(activities.archivedAt)));
-  return new Set(rows.map((row) => row.key.toLowerCase()));
-}
-
-export async function activityNames(db: Executor, keys: readonly string[]): Promise<Map<string, string>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db
-    .select({ key: activities.key, name: activities.name })
-    .from(activities)
-    .where(
-      and(
-        isNull(activities.archivedAt),
-        inArray(
-          sql`lower(${activities.key})`,
-          keys.map((key) => key.toLowerCase()),
-        ),
-      ),
-    );
-  return new Map(rows.map((row) => [row.key.toLowerCase(), row.name]));
-}
-
-/** Complete names of users by id. */
-export async function userNames(db: Executor, ids: readonly (number | null)[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(inArray(users.id, wanted));
-  return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`]));
-}
-
-/** A company (by its name, case-insensitive) and its tenant: the provider's company folders. */
-export async function findCompanyByName(db: Executor, name: string) {
-  const [row] = await db
-    .select({ id: companies.id, name: companies.name, tenantId: companies.tenantId })
-    .from(companies)
-    .where(sql`lower(${companies.name}) = lower(${name})`)
-    .limit(1);
-  return row;
-}
-
-export async function companyNamesByTenant(db: Executor, tenantIds: readonly string[]) {
-  if (tenantIds.length === 0) return new Map<string, string>();
-  const rows = await db
-    .select({ tenantId: companies.tenantId, name: companies.name })
-    .from(companies)
-    .where(inArray(companies.tenantId, [...tenantIds]));
-  return new Map(rows.map((row) => [row.tenantId, row.name]));
-}
-
-/** One page of the provider's root: the company folders, by name. */
-export async function companyFolders(db: Executor, page: { offset: number; limit: number; descending: boolean }) {
-  const order = page.descending ? desc(sql`lower(${companies.name})`) : asc(sql`lower(${companies.name})`);
-  const rows = await db
-    .select({ id: companies.id, name: companies.name, tenantId: companies.tenantId })
-    .from(companies)
-    .orderBy(order, asc(companies.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const [count] = await db.select({ count: sql<number>`count(*)::int` }).from(companies);
-  return { rows, total: count!.count };
 }
 
 export type ItemRow = {

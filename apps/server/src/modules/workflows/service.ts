@@ -27,7 +27,11 @@ import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { type AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import type { EventBus, Resource } from '../../platform/events';
+import { inIdOrder } from '../../platform/search';
 import { scopedTenant, scopeOf } from '../../platform/tenancy';
+import { listWithLicenseType } from '../activities/queries';
+import { byIds, byTenantIds, countCompanies, findCompany, pageCompanyIds, selectCompanies } from '../companies/queries';
+import { completeNames } from '../users/queries';
 import { type BlobStore, databaseBlobStore } from './blob-store';
 import * as q from './queries';
 import type { ZipEntry } from './zip';
@@ -127,6 +131,20 @@ const baseName = (fileName: string) =>
     ? fileName.slice(0, -WORKFLOW_FILE_EXTENSION.length)
     : fileName;
 
+/** The activity catalogue by lower-cased key: each activity's name, and whether 'pro' unlocks it (premium). */
+type ActivityCatalogue = Map<string, { name: string; premium: boolean }>;
+
+async function activityCatalogue(db: Executor): Promise<ActivityCatalogue> {
+  const rows = await listWithLicenseType(db, 'pro');
+  return new Map(
+    rows.map(({ activity, unlocked }) => [activity.key.toLowerCase(), { name: activity.name, premium: unlocked }]),
+  );
+}
+
+/** A workflow is premium when one of its steps uses a premium activity. */
+const usesPremium = (catalogue: ActivityCatalogue, keys: readonly string[]) =>
+  keys.some((key) => catalogue.get(key.toLowerCase())?.premium === true);
+
 export type WorkflowsServiceOptions = { db: Db; events?: EventBus; blobs?: BlobStore };
 
 export function createWorkflowsService({ db, events, blobs = databaseBlobStore }: WorkflowsServiceOptions) {
@@ -147,7 +165,7 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
     let prefix: string[];
     if (isProvider(auth)) {
       if (rest.length === 0) return { kind: 'providerRoot', path: ROOT_DIRECTORY };
-      const company = await q.findCompanyByName(executor, rest[0]!);
+      const company = await findCompany(executor, { name: rest[0]! });
       if (!company) throw missing;
       // A tenant header, when sent, must name the company whose folder the path goes through.
       if (auth.tenantId !== null && auth.tenantId !== company.tenantId) throw forbidden('ERROR_TENANT_FORBIDDEN');
@@ -189,9 +207,12 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
     const paths = await q.idPaths(executor, directoryIds);
     const allIds = [...paths.values()].flatMap((row) => row.idPath.split('/').filter(Boolean).map(Number));
     const names = await q.directoryNames(executor, allIds);
-    const companies = isProvider(auth)
-      ? await q.companyNamesByTenant(executor, [...new Set([...paths.values()].map((row) => row.tenantId))])
-      : new Map<string, string>();
+    const tenants = [...new Set([...paths.values()].map((row) => row.tenantId))];
+    const companies = new Map(
+      isProvider(auth)
+        ? (await selectCompanies(executor, byTenantIds(tenants))).map((company) => [company.tenantId, company.name])
+        : [],
+    );
     const spelt = new Map<number, string>();
     for (const [id, row] of paths) {
       const below = row.idPath
@@ -206,8 +227,8 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
   }
 
   async function toItems(auth: RequestAuth, rows: q.ItemRow[], parentPath?: string): Promise<DirectoryItem[]> {
-    const premium = await q.premiumActivityKeys(db);
-    const people = await q.userNames(
+    const catalogue = await activityCatalogue(db);
+    const people = await completeNames(
       db,
       rows.flatMap((row) => [row.created_by, row.updated_by]),
     );
@@ -222,7 +243,7 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
         id: isDirectory ? null : row.id,
         description: row.description,
         size: row.size,
-        premium: (row.activity_keys ?? []).some((key) => premium.has(key.toLowerCase())),
+        premium: usesPremium(catalogue, row.activity_keys ?? []),
         createDate: Number(row.created_at),
         updateDate: Number(row.updated_at),
         creator: row.created_by === null ? '' : (people.get(row.created_by) ?? ''),
@@ -232,9 +253,14 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
     });
   }
 
-  async function toWorkflow(auth: RequestAuth, row: q.WorkflowRow, executor: Executor = db): Promise<Workflow> {
-    const premium = await q.premiumActivityKeys(executor);
-    const people = await q.userNames(executor, [row.createdBy, row.updatedBy]);
+  async function toWorkflow(
+    auth: RequestAuth,
+    row: q.WorkflowRow,
+    executor: Executor = db,
+    catalogue?: ActivityCatalogue,
+  ): Promise<Workflow> {
+    const activities = catalogue ?? (await activityCatalogue(executor));
+    const people = await completeNames(executor, [row.createdBy, row.updatedBy]);
     const paths = row.directoryId === null ? new Map() : await spellPaths(auth, [row.directoryId], executor);
     const person = (id: number | null) => ({ id, completeName: id === null ? '' : (people.get(id) ?? '') });
     return {
@@ -245,7 +271,7 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
       file: row.fileName,
       originalFilename: row.fileName,
       size: row.size,
-      premium: row.activityKeys.some((key) => premium.has(key.toLowerCase())),
+      premium: usesPremium(activities, row.activityKeys),
       createDate: row.createdAt,
       updateDate: row.updatedAt,
       creator: person(row.createdBy),
@@ -362,11 +388,10 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
         return pageOf(await toItems(auth, rows), total);
       }
       if (place.kind === 'providerRoot') {
-        const { rows, total } = await q.companyFolders(db, {
-          offset: paging.offset,
-          limit: paging.limit,
-          descending: order.column === 'name' && order.descending,
-        });
+        const direction = order.column === 'name' && order.descending ? 'desc' : 'asc';
+        const ids = await pageCompanyIds(db, undefined, { field: 'name', direction }, paging.limit, paging.offset);
+        const rows = inIdOrder(ids, await selectCompanies(db, byIds(ids)));
+        const total = await countCompanies(db, undefined);
         const items: DirectoryItem[] = rows.map((company) => ({
           type: 'directory',
           name: company.name,
@@ -391,18 +416,19 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
     async get(auth: RequestAuth, id: number): Promise<WorkflowDetail> {
       const row = await visibleWorkflow(auth, id);
       const versions = await q.listVersions(db, id);
-      const current = versions[0]?.version;
-      const premium = await q.premiumActivityKeys(db);
-      const names = await q.activityNames(db, row.activityKeys);
+      const catalogue = await activityCatalogue(db);
+      const uploaders = await completeNames(
+        db,
+        versions.map((version) => version.createdBy),
+      );
       return {
-        ...(await toWorkflow(auth, row)),
-        steps: current?.steps ?? 0,
-        activities: row.activityKeys.map((key) => ({
-          key,
-          name: names.get(key.toLowerCase()) ?? null,
-          premium: premium.has(key.toLowerCase()),
-        })),
-        versions: versions.map(({ version, creatorFirst, creatorLast }) => ({
+        ...(await toWorkflow(auth, row, db, catalogue)),
+        steps: versions[0]?.steps ?? 0,
+        activities: row.activityKeys.map((key) => {
+          const activity = catalogue.get(key.toLowerCase());
+          return { key, name: activity?.name ?? null, premium: activity?.premium ?? false };
+        }),
+        versions: versions.map((version) => ({
           id: version.id,
           number: version.number,
           fileName: version.fileName,
@@ -411,7 +437,7 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
           createDate: version.createdAt,
           createdBy: {
             id: version.createdBy,
-            completeName: creatorFirst === null ? '' : `${creatorFirst} ${creatorLast}`,
+            completeName: version.createdBy === null ? '' : (uploaders.get(version.createdBy) ?? ''),
           },
         })),
       };
