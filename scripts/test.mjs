@@ -18,6 +18,7 @@ const suites = [
   { name: 'scripts', workspace: '.', kind: 'node', env: {} },
   { name: 'licensing', workspace: 'packages/licensing', kind: 'vitest', env: {} },
   { name: 'rax', workspace: 'packages/rax', kind: 'vitest', env: {} },
+  { name: 'agent', workspace: 'apps/agent', kind: 'vitest', env: {} },
   { name: 'server (PGlite)', workspace: 'apps/server', kind: 'vitest', env: { TEST_DB: 'pglite' } },
   ...(process.env.TEST_DATABASE_URL
     ? [{ name: 'server (PostgreSQL)', workspace: 'apps/server', kind: 'vitest', env: { TEST_DB: 'postgres' } }]

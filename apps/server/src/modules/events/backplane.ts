@@ -1,0 +1,53 @@
+import type { AgentCommand, AgentConnection, QueueChanges, WorkflowChanges } from '@opsdeck/contract/live';
+
+/**
+ * What the server instances tell each other about the live channel (LIVE.md, Several instances).
+ * Every instance keeps the whole presence (every agent of every instance) in memory, built from
+ * these messages; each relays them to its own consoles, and the instance holding an agent's
+ * socket delivers the commands meant for it. Without REDIS_URL the backplane is a loopback
+ * (`createLocalBackplane`); with it, Redis publish/subscribe plus a snapshot of the presence for
+ * instances that start later (`redis-backplane.ts`).
+ */
+export type BackplaneMessage =
+  | { type: 'agent-up'; instanceId: string; agent: AgentConnection; keyDigest: string }
+  | { type: 'agent-down'; sessionId: string; tenantId: string | null }
+  | { type: 'agent-workflows'; sessionId: string; tenantId: string | null; changes: WorkflowChanges }
+  | { type: 'agent-queue'; sessionId: string; tenantId: string | null; changes: QueueChanges }
+  | { type: 'command'; sessionId: string; command: AgentCommand }
+  /** Disconnect, wherever they are, the agents of these accounts (or of every account of these licences), with this error key. */
+  | { type: 'evict'; accountIds: readonly number[]; licenseIds: readonly number[]; key: string };
+
+export type PresenceEntry = { instanceId: string; keyDigest: string; agent: AgentConnection };
+
+export type Backplane = {
+  readonly instanceId: string;
+  /** Delivers to every instance, this one included (after the returned promise settles, this one has seen it). */
+  publish: (message: BackplaneMessage) => Promise<void>;
+  /** One handler; called for every message, this instance's own too, in publish order per instance. */
+  onMessage: (handler: (message: BackplaneMessage) => void) => void;
+  /** The presence an instance starting now should load (every live instance's agents). */
+  snapshot: () => Promise<PresenceEntry[]>;
+  /** Keep the shared presence snapshot in step (no-ops locally). */
+  saveAgent: (entry: PresenceEntry) => Promise<void>;
+  deleteAgent: (sessionId: string) => Promise<void>;
+  /** Called with an instance that stopped answering (its agents are gone); never for this one. */
+  onInstanceGone: (handler: (instanceId: string) => void) => void;
+  close: () => Promise<void>;
+};
+
+/** One process: messages loop straight back, presence lives only in the events service's memory. */
+export function createLocalBackplane(instanceId = 'local'): Backplane {
+  let handler: (message: BackplaneMessage) => void = () => {};
+  return {
+    instanceId,
+    publish: async (message) => handler(message),
+    onMessage: (next) => {
+      handler = next;
+    },
+    snapshot: async () => [],
+    saveAgent: async () => {},
+    deleteAgent: async () => {},
+    onInstanceGone: () => {},
+    close: async () => {},
+  };
+}
