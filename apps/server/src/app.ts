@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import formBody from '@fastify/formbody';
+import { LIVE_PATH } from '@opsdeck/contract/live';
 import { loadSigningKey } from '@opsdeck/licensing/signing-key';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,6 +17,11 @@ import { companyRoutes } from './modules/companies/routes';
 import { createCompaniesService } from './modules/companies/service';
 import { departmentRoutes } from './modules/departments/routes';
 import { createDepartmentsService } from './modules/departments/service';
+import { createLocalBackplane } from './modules/events/backplane';
+import { createRedisBackplane } from './modules/events/redis-backplane';
+import { eventsRoutes } from './modules/events/routes';
+import { createEventsService, type LiveContext } from './modules/events/service';
+import { createExecutionLogsService } from './modules/execution-logs/service';
 import { licenseRoutes } from './modules/licenses/routes';
 import { createLicensesService } from './modules/licenses/service';
 import { roleRoutes } from './modules/roles/routes';
@@ -37,9 +44,12 @@ import { createLogDestination, loggerSerializers, RequestLog, requestLogger } fr
 import { createMailer } from './platform/mail';
 import { registerOnRequest } from './platform/on-request';
 import { registerOpenApi } from './platform/openapi';
+import { openRedis } from './platform/redis';
+import { createRedisEventBus, type RedisEventBus } from './platform/redis-event-bus';
 import { setSecurityHeaders } from './platform/security-headers';
 import { serializerCompiler } from './platform/serializers';
 import { registerConsole } from './platform/static';
+import { attachUpgradeHandler, createStompServer } from './platform/stomp/server';
 
 export const VERSION = '0.1.0';
 
@@ -73,7 +83,16 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     outboxDir: path.join(config.dataDir, 'mail'),
     log: app.log,
   });
-  const events = createLocalEventBus(app.log);
+  // One id per process: a restarted instance must never look like the one that died.
+  const instanceId = randomUUID();
+  const redis = config.redisUrl
+    ? openRedis({ url: config.redisUrl, name: `opsdeck-${instanceId.slice(0, 8)}`, log: app.log })
+    : undefined;
+  // Bounded: the first presence snapshot should find Redis up, but start-up never waits on it.
+  if (redis) await redis.whenReady(3_000);
+  const redisOptions = redis && { redis, prefix: config.redisPrefix, instanceId, log: app.log };
+  const events = redisOptions ? createRedisEventBus(redisOptions) : createLocalEventBus(app.log);
+  const backplane = redisOptions ? createRedisBackplane(redisOptions) : createLocalBackplane(instanceId);
   const auth = createAuthService({ db, config, mailer, log: app.log, events });
   const users = createUsersService({ db, events });
   const companies = createCompaniesService({ db, events });
@@ -85,9 +104,10 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const activities = createActivitiesService({ db });
   // Licence files are signed with it (docs/licensing.md); made in DATA_DIR on first start.
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
-  const licenses = createLicensesService({ db });
-  const accounts = createAccountsService({ db, signing });
+  const licenses = createLicensesService({ db, events });
+  const accounts = createAccountsService({ db, signing, events });
   const workflows = createWorkflowsService({ db, events });
+  const executionLogs = createExecutionLogsService({ db });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -96,9 +116,31 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     openPrefixes: ['/api/docs', '/api/openapi.json', '/api/health'],
   });
   registerOnRequest(app, [setSecurityHeaders, checkAccess]);
+
+  // The live channel (LIVE.md): STOMP over the API's port, the rules in modules/events.
+  const live = createEventsService({
+    db,
+    events,
+    backplane,
+    executions: executionLogs,
+    access: { appKeys: config.appKeys, resolveCaller: auth.resolveCaller, resolveTenant: auth.resolveTenant },
+    agentSecret: config.agentSecret,
+    log: app.log,
+  });
+  await live.start();
+  const stomp = createStompServer<LiveContext>({ path: LIVE_PATH, handlers: live.handlers, log: app.log });
+  attachUpgradeHandler(app.server, [stomp]);
+  app.addHook('onClose', async () => {
+    // Sockets first (their agents leave the presence), then what carries the presence, Redis last.
+    await stomp.close();
+    live.stop();
+    await backplane.close();
+    await (events as Partial<RedisEventBus>).close?.();
+    await redis?.close();
+  });
   await registerOpenApi(app, VERSION);
 
-  registerHealth(app, database, VERSION);
+  registerHealth(app, database, VERSION, redis);
 
   await app.register(
     async (api) => {
@@ -114,6 +156,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(accountRoutes, { accounts });
       await api.register(activityRoutes, { activities });
       await api.register(workflowRoutes, { workflows, maxUploadBytes: config.maxUploadBytes });
+      await api.register(eventsRoutes, { live, workflows });
     },
     { prefix: '/api' },
   );
@@ -121,7 +164,22 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   if (config.webDist) servesConsole = await registerConsole(app, config.webDist);
 
   return Object.assign(app, {
-    services: { auth, users, companies, departments, roles, statuses, tasks, schedules, activities, mailer, events },
+    services: {
+      auth,
+      users,
+      companies,
+      departments,
+      roles,
+      statuses,
+      tasks,
+      schedules,
+      activities,
+      mailer,
+      events,
+      live,
+      backplane,
+      executionLogs,
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEMO_AGENT_SECRET } from '@opsdeck/contract/live';
 import { z } from 'zod';
 
 /** Every environment variable the server reads; the README's configuration table mirrors it. */
@@ -22,6 +23,11 @@ const Env = z.object({
   TRUST_PROXY: z.string().optional(),
   LICENSE_SIGNING_KEY: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
+  AGENT_SECRET: z.string().min(8).optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('opsdeck'),
 });
 
 export type Config = {
@@ -46,6 +52,15 @@ export type Config = {
   licenseSigningKey: string | undefined;
   /** The largest workflow file accepted (MAX_UPLOAD_MB); a larger upload answers 413 and stores nothing. */
   maxUploadBytes: number;
+  /** REDIS_URL: several instances share the live channel and the domain events through it. */
+  redisUrl: string | undefined;
+  /** The names of this installation's keys and channels in Redis (two installations may share one Redis). */
+  redisPrefix: string;
+  /**
+   * The installation's agent secret (X-App-Secret, LIVE.md). The embedded database defaults it to
+   * the demo's; with DATABASE_URL there is no default, and agents are refused until it is set.
+   */
+  agentSecret: string | undefined;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -85,5 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     licenseSigningKey: parsed.LICENSE_SIGNING_KEY,
     maxUploadBytes: Math.floor(parsed.MAX_UPLOAD_MB * 1024 * 1024),
+    redisUrl: parsed.REDIS_URL,
+    redisPrefix: parsed.REDIS_PREFIX,
+    agentSecret: parsed.AGENT_SECRET ?? (parsed.DATABASE_URL ? undefined : DEMO_AGENT_SECRET),
   };
 }

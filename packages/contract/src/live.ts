@@ -69,8 +69,7 @@ export const TENANT_TOPICS = [
 export type TenantTopic = (typeof TENANT_TOPICS)[number];
 
 /** `/topic/queue/{t}`, or `/topic/queue` for the consoles that watch every company. */
-export const tenantTopic = (topic: TenantTopic, tenantId: string | null) =>
-  tenantId ? `${topic}/${tenantId}` : topic;
+export const tenantTopic = (topic: TenantTopic, tenantId: string | null) => (tenantId ? `${topic}/${tenantId}` : topic);
 
 /** The path an agent downloads a workflow's file from, with its CONNECT headers. */
 export const agentWorkflowFilePath = (workflowId: number) => `/api/agent/workflow/${workflowId}/file`;

@@ -2,6 +2,7 @@
 export * from './schema/activities';
 export * from './schema/companies';
 export * from './schema/departments';
+export * from './schema/execution-logs';
 export * from './schema/license-types';
 export * from './schema/licenses';
 export * from './schema/roles';

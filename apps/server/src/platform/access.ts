@@ -58,6 +58,8 @@ export type AccessControlOptions = {
   openPrefixes: readonly string[];
 };
 
+type TenantOptions = Pick<AccessControlOptions, 'resolveTenant'>;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -160,8 +162,12 @@ function actingOn(caller: Caller, tenantId: string | null, tenantCompanyId: numb
   };
 }
 
-function withTenant(request: FastifyRequest, caller: Caller, options: AccessControlOptions) {
-  const requested = header(request, HEADERS.tenantId)?.trim();
+function withTenant(request: FastifyRequest, caller: Caller, options: TenantOptions) {
+  return actingOnRequested(header(request, HEADERS.tenantId), caller, options);
+}
+
+function actingOnRequested(requestedHeader: string | undefined, caller: Caller, options: TenantOptions) {
+  const requested = requestedHeader?.trim();
   if (!requested || requested === caller.ownTenantId) {
     return actingOn(caller, caller.ownTenantId, caller.companyId);
   }
@@ -173,4 +179,19 @@ function withTenant(request: FastifyRequest, caller: Caller, options: AccessCont
     if (companyId === null) throw notFound('ERROR_COMPANY_NOT_EXIST');
     return actingOn(caller, requested, companyId);
   });
+}
+
+/**
+ * The same checks as a request's, for a caller that is not an HTTP request (the live channel's
+ * CONNECT frame): app key, session token, tenant header. Throws the same AppErrors.
+ */
+export async function authenticateHeaders(
+  options: Pick<AccessControlOptions, 'appKeys' | 'resolveCaller' | 'resolveTenant'>,
+  headers: { appKey: string | undefined; token: string | undefined; tenantId: string | undefined },
+): Promise<RequestAuth> {
+  if (!headers.appKey || !options.appKeys.has(headers.appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
+  if (!headers.token) throw unauthorized();
+  const caller = await options.resolveCaller(headers.token);
+  if (!caller) throw unauthorized();
+  return actingOnRequested(headers.tenantId, caller, options);
 }

@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * `Content-Disposition: attachment` with a file name (RFC 6266): an ASCII `filename` for old
  * clients (characters outside printable ASCII, quotes and backslashes replaced by '_') and, when
@@ -12,4 +14,12 @@ export function attachment(fileName: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A file as a download: its bytes as they are, named by `attachment()`. */
+export function sendFile(reply: FastifyReply, file: { fileName: string; bytes: Uint8Array }) {
+  return reply
+    .type('application/octet-stream')
+    .header('content-disposition', attachment(file.fileName))
+    .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
 }

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../db/client';
 import { databaseFailureReason } from './database-errors';
 import { errorBody, RETRY_AFTER_SECONDS } from './errors';
+import type { RedisConnections } from './redis';
 
 /** A health answer is reused this long, so that polling `/api/health` never loads the database. */
 export const HEALTH_CACHE_MS = 1_000;
@@ -51,27 +52,40 @@ export function createDatabaseHealth(database: Pick<Database, 'ping'>, now: () =
 /**
  * `GET /api/health` (open: no app key, no session): 200 `ok` while the database answers, 503
  * `degraded` with Retry-After while it does not. Also where a lost idle connection is logged.
+ * With REDIS_URL, Redis is probed the same way (a PING, shared and cached) and reported as
+ * `redis: up | down`: the instances cannot act as one without it, so its absence is a 503 too.
  */
-export function registerHealth(app: FastifyInstance, database: Database, version: string) {
+export function registerHealth(
+  app: FastifyInstance,
+  database: Database,
+  version: string,
+  redis?: Pick<RedisConnections, 'ping'>,
+) {
   database.onBackgroundError((error) =>
     app.log.warn({ reason: databaseFailureReason(error) }, 'database connection lost'),
   );
   const health = createDatabaseHealth(database);
+  // The same shared, cached probe: only its ping differs.
+  const redisHealth = redis ? createDatabaseHealth(redis) : undefined;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: 200 while the database answers, 503 (degraded) while it does not',
+        summary: 'Readiness: 200 while the database (and Redis, when configured) answers, 503 (degraded) while not',
         response: { 200: Health, 503: HealthDegraded },
       },
     },
     async (_request, reply) => {
-      if ((await health.state()) === 'ok') return { status: 'ok' as const, database: database.kind, version };
+      const [databaseState, redisState] = await Promise.all([health.state(), redisHealth?.state()]);
+      if (databaseState === 'ok' && redisState !== 'unavailable') {
+        return { status: 'ok' as const, database: database.kind, ...(redisState && { redis: 'up' as const }), version };
+      }
       reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS));
       return {
         status: 'degraded' as const,
         database: database.kind,
+        ...(redisState && { redis: redisState === 'ok' ? ('up' as const) : ('down' as const) }),
         version,
         ...errorBody('ERROR_SERVICE_UNAVAILABLE'),
       };

@@ -11,7 +11,15 @@ export type Resource =
   | 'schedules'
   | 'sessions'
   | 'workflows'
-  | 'directories';
+  | 'directories'
+  /**
+   * Licences and keys (accounts): made, renewed or invalidated ('updated'), a solo licence archived
+   * with its key, deleted. A licence's event stands for every key of it (a deleted licence's keys go
+   * with it, unannounced). Events name rows, not states: a listener reads the state (the live
+   * channel disconnects at once the agents whose key no longer passes).
+   */
+  | 'licenses'
+  | 'accounts';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted' | 'archived';
 
@@ -37,6 +45,18 @@ export type EventBus = {
   publish: (event: DomainEvent) => void;
   /** Returns the function that unsubscribes. */
   subscribe: (subscriber: Subscriber, filter?: { resources?: readonly Resource[] }) => () => void;
+  /**
+   * Whether the events of every other instance reach this one now (in-process: always). While it
+   * is false, a cache kept exact by events must not serve: it may have missed an eviction.
+   * Optional so that a bus written before it still fits; absent means always live.
+   */
+  isLive?: () => boolean;
+  /**
+   * Called when this instance may have missed events (its subscription to the other instances came
+   * back after a gap): every cache kept by events drops everything. Returns the function that
+   * unsubscribes. Optional like isLive; the in-process bus never calls it.
+   */
+  onResync?: (handler: () => void) => () => void;
 };
 
 /**
@@ -67,5 +87,7 @@ export function createLocalEventBus(log?: Pick<FastifyBaseLogger, 'error'>): Eve
         subscribers.delete(entry);
       };
     },
+    isLive: () => true,
+    onResync: () => () => {},
   };
 }

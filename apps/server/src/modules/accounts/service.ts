@@ -21,6 +21,7 @@ import type { SigningKey } from '@opsdeck/licensing/signing-key';
 import type { Db, Executor } from '../../db/client';
 import { type RequestAuth, requireProvider } from '../../platform/access';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
+import type { ChangeKind, EventBus } from '../../platform/events';
 import { inIdOrder } from '../../platform/search';
 import { oneTenant, scopeOf } from '../../platform/tenancy';
 import { listWithLicenseType } from '../activities/queries';
@@ -90,8 +91,12 @@ export type AccountsService = ReturnType<typeof createAccountsService>;
  * and partial form; one made from a registration file also keeps the full key sealed, for its
  * licence file (docs/licensing.md, Keys at rest).
  */
-export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
-  const { db, signing } = deps;
+export function createAccountsService(deps: { db: Db; signing: SigningKey; events: EventBus }) {
+  const { db, signing, events } = deps;
+
+  /** Said after the change committed. */
+  const published = (kind: ChangeKind, id: number, tenantId: string | null) =>
+    events.publish({ resource: 'accounts', kind, ids: [id], tenantId });
 
   async function read(id: number, key: string): Promise<GeneratedAccount> {
     const [row] = await q.selectAccounts(db, q.byIds([id]));
@@ -173,6 +178,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
           false,
         ),
       );
+      published('created', made.id, company.tenantId);
       return read(made.id, made.key);
     },
 
@@ -195,6 +201,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
           true,
         ),
       );
+      published('created', made.id, company.tenantId);
       return read(made.id, made.key);
     },
 
@@ -202,6 +209,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
     async invalidate(auth: RequestAuth, form: AccountRefForm): Promise<Account> {
       const row = await keyOf(auth, form);
       await q.invalidateKey(db, row.licenseId, row.id, Date.now());
+      published('updated', row.id, row.tenantId);
       const [updated] = await q.selectAccounts(db, q.byIds([row.id]));
       return toAccount(updated!);
     },
@@ -248,6 +256,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
     async remove(auth: RequestAuth, form: AccountRefForm): Promise<void> {
       const row = await keyOf(auth, form);
       if (!(await q.deleteKey(db, row.licenseId, row.id))) throw notFound('ERROR_ACCOUNT_NOT_EXIST');
+      published('deleted', row.id, row.tenantId);
     },
 
     /** GET /api/account: one page of the accounts the caller may see. */
@@ -283,7 +292,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
           expirationDate: defaultExpiration(now),
           maxAccounts: 1,
         });
-        return makeKey(
+        const key = await makeKey(
           tx,
           licenseId,
           {
@@ -296,7 +305,10 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey }) {
           },
           true,
         );
+        return { ...key, licenseId };
       });
+      events.publish({ resource: 'licenses', kind: 'created', ids: [made.licenseId], tenantId: null });
+      published('created', made.id, null);
       return read(made.id, made.key);
     },
   };

@@ -25,12 +25,18 @@ export async function insertSession(db: Executor, values: { userId: number; toke
   await db.insert(sessions).values(values);
 }
 
+/** The deleted sessions' ids and their user's tenant: what the domain event about them names. */
+const deletedSession = {
+  id: sessions.id,
+  tenantId: sql<string | null>`(select ${users.tenantId} from ${users} where ${users.id} = ${sessions.userId})`,
+};
+
 export async function deleteSession(db: Executor, tokenHash: string) {
-  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  return db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).returning(deletedSession);
 }
 
 export async function deleteSessionsOfUser(db: Executor, userId: number) {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  return db.delete(sessions).where(eq(sessions.userId, userId)).returning(deletedSession);
 }
 
 export async function deleteExpiredSessions(db: Executor, now: number) {

@@ -26,7 +26,8 @@ export function createAuthService(deps: {
   events: EventBus;
 }) {
   const { db, config, mailer, log, events } = deps;
-  const cache = new SessionCache();
+  // While other instances' events may not reach this one, the cache does not serve (session-cache.ts).
+  const cache = new SessionCache(undefined, undefined, () => events.isLive?.() ?? true);
   // Five wrong passwords lock an account for the rest of its window; an address gets more room,
   // since many people can sit behind one.
   const accountFailures = new Throttle(5, FIFTEEN_MINUTES);
@@ -63,8 +64,21 @@ export function createAuthService(deps: {
   }
 
   async function logout(tokenHash: string) {
-    await q.deleteSession(db, tokenHash);
+    const deleted = await q.deleteSession(db, tokenHash);
     cache.evict(tokenHash);
+    publishSessionsDeleted(deleted);
+  }
+
+  /** Other instances' caches (and the live channel's consoles) learn of ended sessions through the bus. */
+  function publishSessionsDeleted(deleted: readonly { id: number; tenantId: string | null }[]) {
+    const [first] = deleted;
+    if (!first) return;
+    events.publish({
+      resource: 'sessions',
+      kind: 'deleted',
+      ids: deleted.map((row) => row.id),
+      tenantId: first.tenantId,
+    });
   }
 
   /** The caller of a session token: at once when cached, else read from the database. */
@@ -76,6 +90,7 @@ export function createAuthService(deps: {
   }
 
   async function loadCaller(tokenHash: string, now: number): Promise<Caller | null> {
+    const epoch = cache.epoch;
     const row = await q.findCallerBySessionHash(db, tokenHash, now);
     const caller: Caller | null = row
       ? {
@@ -89,7 +104,7 @@ export function createAuthService(deps: {
           isAdmin: row.companyId === null || row.authorities.includes('ADMIN_ACCESS_LEVEL'),
         }
       : null;
-    cache.set(tokenHash, caller, now);
+    cache.set(tokenHash, caller, now, epoch);
     return caller;
   }
 
@@ -140,17 +155,18 @@ export function createAuthService(deps: {
   /** A reset key works once; the new password ends every session opened before it. */
   async function resetPassword(resetPasswordKey: string, newPassword: string) {
     const passwordHash = await hashPassword(newPassword);
-    const userId = await db.transaction(async (tx) => {
+    const reset = await db.transaction(async (tx) => {
       const now = Date.now();
       const consumed = await q.consumeResetKey(tx, digest(resetPasswordKey), now);
       if (!consumed) return null;
       await q.setPassword(tx, consumed.userId, passwordHash, now);
-      await q.deleteSessionsOfUser(tx, consumed.userId);
+      const deleted = await q.deleteSessionsOfUser(tx, consumed.userId);
       await q.deleteResetKeysOfUser(tx, consumed.userId);
-      return consumed.userId;
+      return { userId: consumed.userId, deleted };
     });
-    if (userId === null) throw badRequest('ERROR_RESET_PASSWORD_FORM_INVALID');
-    cache.evictUser(userId);
+    if (reset === null) throw badRequest('ERROR_RESET_PASSWORD_FORM_INVALID');
+    cache.evictUser(reset.userId);
+    publishSessionsDeleted(reset.deleted);
   }
 
   // What a cached session may do changes with its user and roles; a company that goes takes its
@@ -158,14 +174,20 @@ export function createAuthService(deps: {
   events.subscribe(
     (event) => {
       if (event.resource === 'users') for (const id of event.ids) cache.evictUser(id);
+      else if (event.resource === 'sessions') for (const id of event.ids) cache.evictSession(id);
       else if (event.resource === 'roles') cache.clear();
       else if (event.resource === 'companies') {
         cache.clear();
         tenants.clear();
       }
     },
-    { resources: ['users', 'roles', 'companies'] },
+    { resources: ['users', 'sessions', 'roles', 'companies'] },
   );
+  // Events may have been missed while the bus's subscription was down: drop what they kept exact.
+  events.onResync?.(() => {
+    cache.flush();
+    tenants.clear();
+  });
 
   return {
     login,

@@ -6,6 +6,7 @@ import {
   companies,
   departments,
   directories,
+  executionLogs,
   industryTypes,
   licenses,
   licenseTypes,
@@ -181,6 +182,8 @@ export async function updateCompany(
 export async function deleteTenant(db: Executor, company: { id: number; tenantId: string }) {
   const { tenantId } = company;
   await db.update(companies).set({ headId: null }).where(eq(companies.id, company.id));
+  // First the logs: each row below would otherwise clear its id in every log line before the cascade.
+  await db.delete(executionLogs).where(eq(executionLogs.tenantId, tenantId));
   await db.delete(tasks).where(eq(tasks.tenantId, tenantId));
   await db.delete(statuses).where(eq(statuses.tenantId, tenantId));
   await db.delete(schedules).where(eq(schedules.tenantId, tenantId));

@@ -32,6 +32,14 @@ export type Backplane = {
   deleteAgent: (sessionId: string) => Promise<void>;
   /** Called with an instance that stopped answering (its agents are gone); never for this one. */
   onInstanceGone: (handler: (instanceId: string) => void) => void;
+  /**
+   * Called when this instance is back in the shared state after it may have dropped out of it (Redis
+   * was away, the subscription was lost, its liveness key lapsed and other instances dropped its
+   * agents, or a call here was refused with 503, a snapshot at start included): the events service
+   * re-saves and re-announces its own agents, and reloads the snapshot (messages of other instances
+   * may have been missed). Not called after a start that went well. Optional: never called locally.
+   */
+  onReconnect?: (handler: () => void) => void;
   close: () => Promise<void>;
 };
 
@@ -48,6 +56,7 @@ export function createLocalBackplane(instanceId = 'local'): Backplane {
     saveAgent: async () => {},
     deleteAgent: async () => {},
     onInstanceGone: () => {},
+    onReconnect: () => {},
     close: async () => {},
   };
 }

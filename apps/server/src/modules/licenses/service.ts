@@ -3,6 +3,7 @@ import { LICENSE_LIMITS } from '@opsdeck/contract/licenses';
 import type { Db } from '../../db/client';
 import { type RequestAuth, requireProvider } from '../../platform/access';
 import { badRequest, conflict, notFound } from '../../platform/errors';
+import type { ChangeKind, EventBus } from '../../platform/events';
 import { companyInScope, companyLicense } from './access';
 import * as q from './queries';
 
@@ -35,8 +36,12 @@ export type LicensesService = ReturnType<typeof createLicensesService>;
  * Licences (spec sections 3, 4, 7): a company reads its own; only the provider issues, renews,
  * invalidates and deletes them. Seats are counted under a row lock (docs/license-management.md).
  */
-export function createLicensesService(deps: { db: Db }) {
-  const { db } = deps;
+export function createLicensesService(deps: { db: Db; events: EventBus }) {
+  const { db, events } = deps;
+
+  /** Said after the change committed (a renewal's or a solo archive's transaction included). */
+  const published = (kind: ChangeKind, id: number, tenantId: string | null) =>
+    events.publish({ resource: 'licenses', kind, ids: [id], tenantId });
 
   async function read(id: number): Promise<License> {
     const row = await q.findLicense(db, id);
@@ -69,6 +74,7 @@ export function createLicensesService(deps: { db: Db }) {
         expirationDate: defaultExpiration(now),
         maxAccounts: LICENSE_LIMITS.defaultKeys,
       });
+      published('created', id, company.tenantId);
       return read(id);
     },
 
@@ -96,6 +102,7 @@ export function createLicensesService(deps: { db: Db }) {
           label: body.label,
         });
       });
+      published('updated', license.id, license.tenantId);
       return read(license.id);
     },
 
@@ -103,6 +110,7 @@ export function createLicensesService(deps: { db: Db }) {
       requireProvider(auth);
       const { license } = await companyLicense(db, auth, body.companyId, body.licenseId);
       await q.invalidateLicense(db, license.id, Date.now());
+      published('updated', license.id, license.tenantId);
       return read(license.id);
     },
 
@@ -111,6 +119,7 @@ export function createLicensesService(deps: { db: Db }) {
       requireProvider(auth);
       const { company, license } = await companyLicense(db, auth, companyId, licenseId);
       if (!(await q.deleteLicense(db, company.id, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
+      published('deleted', license.id, company.tenantId);
     },
 
     /**
@@ -127,6 +136,7 @@ export function createLicensesService(deps: { db: Db }) {
         await q.invalidateLicense(tx, license.id, now);
         await q.archiveKeysOf(tx, license.id, now);
       });
+      published('archived', license.id, license.tenantId);
       return read(license.id);
     },
   };

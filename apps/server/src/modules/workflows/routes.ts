@@ -24,7 +24,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
-import { attachment } from '../../platform/content-disposition';
+import { attachment, sendFile } from '../../platform/content-disposition';
 import { registerFormData } from '../../platform/form-data';
 import type { WorkflowsService } from './service';
 import { zipStream } from './zip';
@@ -35,7 +35,7 @@ const FORM = ['multipart/form-data', 'application/json', 'application/x-www-form
 const PATHS =
   "Directories are paths of names joined by '/', from the root 'Workflows'; the provider's root holds a folder per company, named as the company ('Workflows/<company>/…'). A path another company's user sends never leaves its own tree: it answers 404 ERROR_DIRECTORY_NOT_EXIST.";
 
-const FileBody = z.instanceof(Buffer).meta({ description: 'The file' });
+export const FileBody = z.instanceof(Buffer).meta({ description: 'The file' });
 
 export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService; maxUploadBytes: number }> = async (
   app,
@@ -48,12 +48,6 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
     fileTooLarge: 'ERROR_WORKFLOW_FILE_TOO_LARGE',
     fileTooLargeStatus: 413,
   });
-
-  const sendFile = (reply: FastifyReply, file: { fileName: string; bytes: Uint8Array }) =>
-    reply
-      .type('application/octet-stream')
-      .header('content-disposition', attachment(file.fileName))
-      .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
 
   const sendZip = (reply: FastifyReply, zip: { fileName: string; entries: Parameters<typeof zipStream>[0] }) =>
     reply

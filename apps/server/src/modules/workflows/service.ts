@@ -281,6 +281,13 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
   }
 
   /** A live workflow the caller may see, or 404 ERROR_WORKFLOW_NOT_EXIST. */
+  async function fileOf(workflowId: number, versionId?: number) {
+    const version = await q.findVersion(db, workflowId, versionId);
+    const bytes = version && (await blobs.get(db, version.sha256));
+    if (!version || !bytes) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
+    return { fileName: version.fileName, bytes };
+  }
+
   async function visibleWorkflow(auth: RequestAuth, id: number, executor: Executor = db, lock = false) {
     const row = await q.findWorkflow(executor, id, scopedTenant(scopeOf(auth)), lock);
     if (!row) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
@@ -525,11 +532,14 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
     /** A workflow's current file, or an earlier version; `rename` names it after the workflow. */
     async download(auth: RequestAuth, id: number, options: { rename: boolean; version?: number }) {
       const row = await visibleWorkflow(auth, id);
-      const version = await q.findVersion(db, id, options.version);
-      if (!version) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
-      const bytes = await blobs.get(db, version.sha256);
-      if (!bytes) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
-      return { fileName: options.rename ? workflowFileName(row.name) : version.fileName, bytes };
+      const { fileName, bytes } = await fileOf(id, options.version);
+      return { fileName: options.rename ? workflowFileName(row.name) : fileName, bytes };
+    },
+
+    /** The current file of a live workflow of the tenant (an agent's download, LIVE.md). */
+    async currentFile(tenantId: string, id: number) {
+      if (!(await q.findWorkflow(db, id, tenantId))) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
+      return fileOf(id);
     },
 
     async createDirectory(auth: RequestAuth, body: CreateDirectory): Promise<DirectoryItem> {

@@ -1,7 +1,6 @@
 import type { DeleteCount, DirectoryItem, DirectoryPage, Workflow, WorkflowDetail } from '@opsdeck/contract/workflows';
 import { readRax } from '@opsdeck/rax/read';
 import { manifestText, rawZip } from '@opsdeck/rax/test-zips';
-import { writeRax } from '@opsdeck/rax/write';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
@@ -9,6 +8,7 @@ import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, type TestCompany } from '../../../test/factories';
 import { tokenFor, tokenWithEveryAuthority } from '../../../test/sign-in';
 import { unzip } from '../../../test/unzip';
+import { raxFile, uploadWorkflow, workflowForm } from '../../../test/workflow-files';
 import { blobs, workflows, workflowVersions } from '../../db/schema';
 
 let t: TestApp;
@@ -34,39 +34,15 @@ afterAll(async () => {
   await t.close();
 });
 
-const rax = (name = 'Invoice intake', steps = ['open-browser', 'read-excel-range'], resources = {}) =>
-  writeRax(
-    {
-      name,
-      description: `${name} steps`,
-      steps: steps.map((activity) => ({ activity, name: activity, expectedSeconds: 30 })),
-    },
-    resources,
-  );
+const rax = raxFile;
+const form = workflowForm;
 
-function form(fields: Record<string, string>, file?: { bytes: Uint8Array; name: string }) {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  if (file) data.set('file', new Blob([Buffer.from(file.bytes)]), file.name);
-  return data;
-}
-
-async function upload(
+const upload = (
   directory: string,
   fileName: string,
   bytes?: Uint8Array,
   options: { token?: string; name?: string; tenantId?: string } = {},
-) {
-  const content = bytes ?? (await rax());
-  return t.call<Workflow>('/api/workflow/create', {
-    token: options.token ?? user,
-    multipart: form(
-      { name: options.name ?? fileName.replace(/\.rax$/i, ''), description: 'A workflow', directory },
-      { bytes: content, name: fileName },
-    ),
-    ...(options.tenantId ? { tenantId: options.tenantId } : {}),
-  });
-}
+) => uploadWorkflow(t, options.token ?? user, directory, fileName, bytes, options);
 
 async function uploaded(directory: string, fileName: string, bytes?: Uint8Array, token = user) {
   const result = await upload(directory, fileName, bytes, { token });

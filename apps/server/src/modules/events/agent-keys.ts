@@ -1,0 +1,80 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ErrorKey } from '@opsdeck/contract/errors';
+import { CONNECT_HEADERS } from '@opsdeck/contract/live';
+import { keyDigest, normalizeKey } from '@opsdeck/licensing/keys';
+import { normalizeMac } from '@opsdeck/licensing/registration';
+import type { Executor } from '../../db/client';
+import { AppError, forbidden, unauthorized } from '../../platform/errors';
+import { type AgentKeyRow, claimMacAddress, findAgentKey } from './queries';
+
+/** An agent as its key and machine identify it, after every check of LIVE.md (Agents). */
+export type AgentIdentity = {
+  key: AgentKeyRow;
+  keyDigest: string;
+  macAddress: string;
+  hostname: string;
+};
+
+export type AgentHeaders = (name: string) => string | undefined;
+
+export type AgentKeyOptions = {
+  db: Executor;
+  appKeys: ReadonlySet<string>;
+  /** Undefined: no agent secret configured (a server with DATABASE_URL and no AGENT_SECRET); every agent is refused. */
+  agentSecret: string | undefined;
+};
+
+function sameSecret(given: string | undefined, expected: string | undefined): boolean {
+  if (!given || !expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Why a key may not be used now, as the error key the agent is told (null: it may). Checked at
+ * CONNECT, for each command sent to the agent, and again whenever its licence or key changes.
+ */
+export function keyRefusal(key: AgentKeyRow | undefined, now = Date.now()): ErrorKey | null {
+  if (!key || key.archived) return 'ERROR_LICENSE_KEY_INVALID';
+  if (key.keyInvalidatedAt !== null) return 'ERROR_LICENSE_KEY_INVALIDATED';
+  if (key.licenseInvalidatedAt !== null) return 'ERROR_LICENSE_INVALIDATED';
+  if (key.expirationDate <= now) return 'ERROR_LICENSE_EXPIRED_KEY';
+  return null;
+}
+
+/**
+ * The agent's CONNECT (and its file downloads, which carry the same headers): app key, the
+ * installation's agent secret, a valid key of a valid licence, and a machine of that key. A
+ * generated key (no MAC address yet) takes this machine's.
+ */
+export async function identifyAgent(options: AgentKeyOptions, header: AgentHeaders): Promise<AgentIdentity> {
+  const appKey = header(CONNECT_HEADERS.appKey);
+  if (!appKey || !options.appKeys.has(appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
+  if (!sameSecret(header(CONNECT_HEADERS.secret), options.agentSecret))
+    throw unauthorized('ERROR_AGENT_SECRET_INVALID');
+
+  const normalized = normalizeKey(header(CONNECT_HEADERS.licenseKey) ?? '');
+  if (!normalized) throw unauthorized('ERROR_LICENSE_KEY_INVALID');
+  const digest = keyDigest(normalized);
+  const key = await findAgentKey(options.db, digest);
+  const refusal = keyRefusal(key);
+  if (refusal || !key) throw unauthorized(refusal ?? 'ERROR_LICENSE_KEY_INVALID');
+
+  const macAddress = normalizeMac(header(CONNECT_HEADERS.macAddress) ?? '');
+  if (!macAddress) throw forbidden('ERROR_AGENT_MAC_ADDRESS_INVALID');
+  const hostname = (header(CONNECT_HEADERS.hostname) ?? '').trim().slice(0, 255);
+  if (key.macAddresses.length === 0) {
+    if (!(await claimMacAddress(options.db, key.accountId, macAddress, hostname))) {
+      // Another machine claimed it between our read and our write.
+      const claimed = await findAgentKey(options.db, digest);
+      if (!claimed?.macAddresses.includes(macAddress)) throw forbidden('ERROR_AGENT_MAC_ADDRESS_INVALID');
+    }
+    key.macAddresses = [macAddress];
+  } else if (!key.macAddresses.includes(macAddress)) {
+    throw forbidden('ERROR_AGENT_MAC_ADDRESS_INVALID');
+  }
+  return { key, keyDigest: digest, macAddress, hostname };
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,0 +1,425 @@
+import type { GeneratedAccount } from '@opsdeck/contract/accounts';
+import type { License } from '@opsdeck/contract/licenses';
+import {
+  type AgentCommand,
+  type AgentConnection,
+  type ConsoleIdentity,
+  DESTINATIONS,
+  type LiveRefusal,
+  type SessionQueueChanges,
+  type WorkflowChanges,
+} from '@opsdeck/contract/live';
+import type { Workflow } from '@opsdeck/contract/workflows';
+import { readRax } from '@opsdeck/rax/read';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { createCompany, createDepartment, type TestCompany } from '../../../test/factories';
+import { agentHeaders, connectPeer, consoleHeaders, type LivePeer, refusedWith } from '../../../test/live';
+import { tokenFor } from '../../../test/sign-in';
+import { uploadWorkflow } from '../../../test/workflow-files';
+import { accounts, executionLogs, licenses } from '../../db/schema';
+
+const DAY = 86_400_000;
+
+let t: TestApp;
+let admin: string;
+type Tenant = { company: TestCompany; departmentId: number; license: License; watcher: string; workflow: Workflow };
+let acme: Tenant;
+let globex: Tenant;
+/** Peers opened by a test, closed after it. */
+const peers: LivePeer[] = [];
+let macCounter = 0;
+const newMac = () =>
+  `02:00:00:00:${String(Math.floor(macCounter / 100)).padStart(2, '0')}:${String(macCounter++ % 100).padStart(2, '0')}`;
+
+async function tenant(name: string): Promise<Tenant> {
+  const company = await createCompany(t.database.db, { name });
+  const departmentId = (await createDepartment(t.database.db, company)).id;
+  const created = await t.call<License>('/api/license/company/add', {
+    token: admin,
+    json: { companyId: company.id, licenseType: 'pro', label: 'Agents' },
+  });
+  expect(created.status).toBe(201);
+  const renewed = await t.call<License>('/api/license/company/update', {
+    token: admin,
+    json: { companyId: company.id, licenseId: created.body.id, expirationDate: Date.now() + 30 * DAY, maxAccounts: 20 },
+  });
+  expect(renewed.status).toBe(200);
+  const watcher = await tokenFor(t, company, ['VIEW_WORKFLOW_EVENTS', 'VIEW_WORKFLOW']);
+  const author = await tokenFor(t, company, ['VIEW_WORKFLOW', 'CREATE_WORKFLOW']);
+  const uploaded = await uploadWorkflow(t, author, 'Workflows', 'Invoice intake.rax');
+  expect(uploaded.status).toBe(201);
+  return { company, departmentId, license: renewed.body, watcher, workflow: uploaded.body };
+}
+
+/** A new key of the tenant's licence (generated: it takes the MAC address of the first machine). */
+async function newKey(of: Tenant) {
+  const made = await t.call<GeneratedAccount>('/api/account/generate', {
+    token: admin,
+    json: { company: of.company.id, license: of.license.id, department: of.departmentId },
+  });
+  expect(made.status).toBe(201);
+  return made.body;
+}
+
+async function open(headers: Record<string, string>, subscriptions: readonly string[] = []) {
+  const peer = await connectPeer(t.baseUrl, headers, subscriptions);
+  peers.push(peer);
+  return peer;
+}
+
+const AGENT_SUBSCRIPTIONS = [DESTINATIONS.agentWorkflows, DESTINATIONS.agentCommands, DESTINATIONS.errors];
+
+async function agentOf(of: Tenant, mac = newMac()) {
+  const key = await newKey(of);
+  const peer = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+  return { key, mac, peer };
+}
+
+const consoleTopics = (tenantId: string | null) =>
+  [DESTINATIONS.connect, DESTINATIONS.disconnect, DESTINATIONS.workflows, DESTINATIONS.queue].map((topic) =>
+    tenantId ? `${topic}/${tenantId}` : topic,
+  );
+
+async function consoleOf(token: string, tenantId: string | null, asTenant?: string) {
+  return open(consoleHeaders(token, asTenant), [
+    DESTINATIONS.identity,
+    DESTINATIONS.errors,
+    DESTINATIONS.activeAgentsReply,
+    DESTINATIONS.activeAgents,
+    ...consoleTopics(tenantId),
+  ]);
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  acme = await tenant('Acme Robotics');
+  globex = await tenant('Globex');
+});
+
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((peer) => peer.close()));
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('console handshake', () => {
+  it('is refused without the app key, with a bad token, or without VIEW_WORKFLOW_EVENTS', async () => {
+    expect(await refusedWith(t.baseUrl, { 'X-Auth-Token': acme.watcher, platform: 'console' })).toBe(
+      'ERROR_APP_KEY_INVALID',
+    );
+    expect(await refusedWith(t.baseUrl, consoleHeaders('not-a-token'))).toBe('ERROR_UNAUTHORIZED');
+    const viewer = await tokenFor(t, acme.company, ['VIEW_WORKFLOW']);
+    expect(await refusedWith(t.baseUrl, consoleHeaders(viewer))).toBe('ERROR_FORBIDDEN');
+    // A company user naming another company's tenant.
+    expect(await refusedWith(t.baseUrl, consoleHeaders(acme.watcher, globex.company.tenantId))).toBe(
+      'ERROR_TENANT_FORBIDDEN',
+    );
+  });
+
+  it('tells the console its identity: its tenant, or null for an admin watching every company', async () => {
+    const company = await consoleOf(acme.watcher, acme.company.tenantId);
+    const identity = await company.next<ConsoleIdentity>(DESTINATIONS.identity);
+    expect(identity.tenantId).toBe(acme.company.tenantId);
+    expect(identity.sessionId).toEqual(expect.any(String));
+    const provider = await consoleOf(admin, null);
+    expect((await provider.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBeNull();
+    const actingOn = await consoleOf(admin, globex.company.tenantId, globex.company.tenantId);
+    expect((await actingOn.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBe(globex.company.tenantId);
+  });
+});
+
+describe('agent handshake', () => {
+  it('accepts a valid key, claims the machine of a generated key, and gives the agent its workflows', async () => {
+    const { key, mac, peer } = await agentOf(acme);
+    const list = await peer.next<WorkflowChanges>(DESTINATIONS.agentWorkflows);
+    expect(list.added.map((workflow) => workflow.id)).toEqual([acme.workflow.id]);
+    expect(list.added.every((workflow) => workflow.lastExecution === null)).toBe(true);
+    const [row] = await t.database.db.select().from(accounts).where(eq(accounts.id, key.id));
+    expect(row!.macAddresses).toEqual([mac]);
+  });
+
+  it('refuses a bad secret, an unknown, invalidated or expired key, another machine, and a second machine on one key', async () => {
+    const key = await newKey(acme);
+    const mac = newMac();
+    expect(await refusedWith(t.baseUrl, agentHeaders(key.key, mac, { 'X-App-Secret': 'wrong-secret' }))).toBe(
+      'ERROR_AGENT_SECRET_INVALID',
+    );
+    expect(await refusedWith(t.baseUrl, agentHeaders(key.key, mac, { 'X-App-Key': 'nobody' }))).toBe(
+      'ERROR_APP_KEY_INVALID',
+    );
+    expect(await refusedWith(t.baseUrl, agentHeaders('ODK-0000-0000-0000-0000', mac))).toBe(
+      'ERROR_LICENSE_KEY_INVALID',
+    );
+    expect(await refusedWith(t.baseUrl, agentHeaders(key.key, 'not-a-mac'))).toBe('ERROR_AGENT_MAC_ADDRESS_INVALID');
+
+    // The first machine claims the generated key; another machine is then not one of the key's.
+    const first = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    expect(await refusedWith(t.baseUrl, agentHeaders(key.key, newMac()))).toBe('ERROR_AGENT_MAC_ADDRESS_INVALID');
+
+    // A key registered for two machines: the second may not connect while the first is live.
+    const second = newMac();
+    await t.database.db
+      .update(accounts)
+      .set({ macAddresses: [mac, second] })
+      .where(eq(accounts.id, key.id));
+    expect(await refusedWith(t.baseUrl, agentHeaders(key.key, second))).toBe('ERROR_AGENT_KEY_IN_USE');
+    await first.close();
+
+    const invalidated = await newKey(acme);
+    await t.database.db.update(accounts).set({ invalidatedAt: Date.now() }).where(eq(accounts.id, invalidated.id));
+    expect(await refusedWith(t.baseUrl, agentHeaders(invalidated.key, newMac()))).toBe('ERROR_LICENSE_KEY_INVALIDATED');
+
+    const expiring = await tenant('Initech');
+    const expired = await newKey(expiring);
+    await t.database.db
+      .update(licenses)
+      .set({ expirationDate: Date.now() - 1000 })
+      .where(eq(licenses.id, expiring.license.id));
+    expect(await refusedWith(t.baseUrl, agentHeaders(expired.key, newMac()))).toBe('ERROR_LICENSE_EXPIRED_KEY');
+  });
+
+  it('replaces the session of the same machine connecting again', async () => {
+    const { key, mac, peer } = await agentOf(acme);
+    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    expect(await peer.closed).toBe('ERROR_AGENT_REPLACED');
+    await again.next(DESTINATIONS.agentWorkflows);
+    const agents = await t.call<AgentConnection[]>('/api/active-agents', { token: acme.watcher });
+    expect(agents.body.filter((agent) => agent.macAddress === mac)).toHaveLength(1);
+  });
+
+  it('downloads a workflow file with its CONNECT headers, and only its own company’s', async () => {
+    const { key, mac } = await agentOf(acme);
+    const file = await t.call(`/api/agent/workflow/${acme.workflow.id}/file`, {
+      appKey: null,
+      headers: agentHeaders(key.key, mac),
+    });
+    expect(file.status).toBe(200);
+    expect((await readRax(file.bytes)).manifest.steps.length).toBeGreaterThan(0);
+    const foreign = await t.call(`/api/agent/workflow/${globex.workflow.id}/file`, {
+      appKey: null,
+      headers: agentHeaders(key.key, mac),
+    });
+    expect(foreign).toMatchObject({ status: 404, body: { key: 'ERROR_WORKFLOW_NOT_EXIST' } });
+    const badSecret = await t.call(`/api/agent/workflow/${acme.workflow.id}/file`, {
+      appKey: null,
+      headers: agentHeaders(key.key, mac, { 'X-App-Secret': 'wrong-secret' }),
+    });
+    expect(badSecret).toMatchObject({ status: 401, body: { key: 'ERROR_AGENT_SECRET_INVALID' } });
+  });
+});
+
+describe('between consoles and agents', () => {
+  it('shows a console its company’s agents, connecting and leaving, and the same list over HTTP', async () => {
+    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
+    await watcher.next(DESTINATIONS.identity);
+    const { peer, mac } = await agentOf(acme);
+    const connected = await watcher.next<AgentConnection>(
+      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
+      (agent) => agent.macAddress === mac,
+    );
+    expect(connected).toMatchObject({
+      tenantId: acme.company.tenantId,
+      companyName: 'Acme Robotics',
+      queuedWorkflows: [],
+    });
+    expect(connected.workflows.map((workflow) => workflow.id)).toEqual([acme.workflow.id]);
+
+    await watcher.send(DESTINATIONS.requestActiveAgents);
+    const listed = await watcher.next<AgentConnection[]>(DESTINATIONS.activeAgentsReply, (list) =>
+      list.some((agent) => agent.sessionId === connected.sessionId),
+    );
+    expect(listed.every((agent) => agent.tenantId === acme.company.tenantId)).toBe(true);
+    const overHttp = await t.call<AgentConnection[]>('/api/active-agents', { token: acme.watcher });
+    expect(overHttp.body.map((agent) => agent.sessionId)).toContain(connected.sessionId);
+    const whole = await watcher.next<AgentConnection[]>(DESTINATIONS.activeAgents, (list) =>
+      list.some((agent) => agent.sessionId === connected.sessionId),
+    );
+    expect(whole.length).toBeGreaterThan(0);
+
+    await peer.close();
+    expect(
+      await watcher.next<{ sessionId: string }>(
+        `${DESTINATIONS.disconnect}/${acme.company.tenantId}`,
+        (message) => message.sessionId === connected.sessionId,
+      ),
+    ).toEqual({ sessionId: connected.sessionId });
+  });
+
+  it('executes a workflow on an agent, relays its queue, and terminates the entry', async () => {
+    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
+    await watcher.next(DESTINATIONS.identity);
+    const { peer, mac } = await agentOf(acme);
+    const { sessionId } = await watcher.next<AgentConnection>(
+      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
+      (agent) => agent.macAddress === mac,
+    );
+
+    await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
+    expect(await peer.next<AgentCommand>(DESTINATIONS.agentCommands)).toEqual({
+      command: 'execute',
+      workflowId: acme.workflow.id,
+    });
+
+    const entry = {
+      id: 1,
+      workflowId: acme.workflow.id,
+      name: acme.workflow.name,
+      status: 'EXECUTING' as const,
+      position: 1,
+      executionStart: Date.now(),
+    };
+    await peer.send(DESTINATIONS.agentQueue, { added: [entry], updated: [], removed: [] }, true);
+    const queued = await watcher.next<SessionQueueChanges>(`${DESTINATIONS.queue}/${acme.company.tenantId}`);
+    expect(queued).toEqual({ sessionId, added: [entry], updated: [], removed: [] });
+
+    await watcher.send(DESTINATIONS.terminateCommand, { sessionId, workflowId: acme.workflow.id, queueId: 1 }, true);
+    expect(
+      await peer.next<AgentCommand>(DESTINATIONS.agentCommands, (command) => command.command === 'terminate'),
+    ).toEqual({ command: 'terminate', workflowId: acme.workflow.id, queueId: 1 });
+
+    // An entry the agent does not have, a workflow of another company, and no VIEW_WORKFLOW.
+    await watcher.send(DESTINATIONS.terminateCommand, { sessionId, workflowId: acme.workflow.id, queueId: 99 });
+    expect(
+      await watcher.next<LiveRefusal>(
+        DESTINATIONS.errors,
+        (refusal) => refusal.key === 'ERROR_AGENT_QUEUE_ENTRY_NOT_EXIST',
+      ),
+    ).toMatchObject({ destination: DESTINATIONS.terminateCommand });
+    await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: globex.workflow.id });
+    expect(
+      await watcher.next<LiveRefusal>(DESTINATIONS.errors, (refusal) => refusal.key === 'ERROR_WORKFLOW_NOT_EXIST'),
+    ).toMatchObject({ destination: DESTINATIONS.executeCommand });
+    const eventsOnly = await consoleOf(
+      await tokenFor(t, acme.company, ['VIEW_WORKFLOW_EVENTS']),
+      acme.company.tenantId,
+    );
+    await eventsOnly.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id });
+    expect(await eventsOnly.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({ key: 'ERROR_FORBIDDEN' });
+  });
+
+  it('keeps each company behind its wall: no subscription, message or command crosses it', async () => {
+    const outsider = await consoleOf(globex.watcher, globex.company.tenantId);
+    await outsider.next(DESTINATIONS.identity);
+    outsider.subscribe(`${DESTINATIONS.queue}/${acme.company.tenantId}`);
+    expect(
+      await outsider.next<LiveRefusal>(DESTINATIONS.errors, (refusal) =>
+        refusal.destination.includes(acme.company.tenantId),
+      ),
+    ).toMatchObject({ key: 'ERROR_TENANT_FORBIDDEN' });
+    outsider.subscribe(DESTINATIONS.queue);
+    expect(
+      await outsider.next<LiveRefusal>(DESTINATIONS.errors, (refusal) => refusal.destination === DESTINATIONS.queue),
+    ).toMatchObject({ key: 'ERROR_TENANT_FORBIDDEN' });
+
+    const provider = await consoleOf(admin, null);
+    await provider.next(DESTINATIONS.identity);
+    const { peer, mac } = await agentOf(acme);
+    const seen = await provider.next<AgentConnection>(DESTINATIONS.connect, (agent) => agent.macAddress === mac);
+    await peer.send(
+      DESTINATIONS.agentQueue,
+      {
+        added: [
+          { id: 7, workflowId: acme.workflow.id, name: 'x', status: 'QUEUED', position: 1, executionStart: null },
+        ],
+      },
+      true,
+    );
+    await provider.next(DESTINATIONS.queue, (changes: SessionQueueChanges) => changes.sessionId === seen.sessionId);
+
+    await outsider.send(DESTINATIONS.executeCommand, { sessionId: seen.sessionId, workflowId: acme.workflow.id });
+    expect(
+      await outsider.next<LiveRefusal>(
+        DESTINATIONS.errors,
+        (refusal) => refusal.destination === DESTINATIONS.executeCommand,
+      ),
+    ).toMatchObject({ key: 'ERROR_TENANT_FORBIDDEN' });
+    await outsider.send(DESTINATIONS.requestActiveAgents);
+    const listed = await outsider.next<AgentConnection[]>(DESTINATIONS.activeAgentsReply);
+    expect(listed.some((agent) => agent.tenantId !== globex.company.tenantId)).toBe(false);
+    // Nothing of Acme's reached Globex's console on any destination.
+    const everything = JSON.stringify([...outsider.received.entries()]);
+    expect(everything).not.toContain(seen.sessionId);
+    const overHttp = await t.call<AgentConnection[]>('/api/active-agents', { token: globex.watcher });
+    expect(overHttp.body.map((agent) => agent.sessionId)).not.toContain(seen.sessionId);
+  });
+
+  it('stores an execution once, however often the agent reports it, and receipts it', async () => {
+    const { peer, key } = await agentOf(acme);
+    const report = {
+      id: crypto.randomUUID(),
+      workflowId: acme.workflow.id,
+      executionStart: Date.now() - 60_000,
+      executionEnd: Date.now(),
+      statusType: 'faulted',
+      errorMessage: 'Element #submit not found after 30 s',
+      errorActivity: 'open-browser',
+    };
+    await peer.send(DESTINATIONS.agentExecution, report, true);
+    await peer.send(DESTINATIONS.agentExecution, report, true);
+    const rows = await t.database.db.select().from(executionLogs).where(eq(executionLogs.id, report.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ accountId: key.id, statusType: 'faulted', workflowName: acme.workflow.name });
+
+    await peer.send(DESTINATIONS.agentExecution, { ...report, id: 'not-a-uuid' });
+    expect(await peer.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({
+      destination: DESTINATIONS.agentExecution,
+      key: 'ERROR_GENERAL_INVALID_INPUT',
+    });
+  });
+
+  it('tells agents of new and archived workflows', async () => {
+    const { peer } = await agentOf(globex);
+    await peer.next(DESTINATIONS.agentWorkflows);
+    const author = await tokenFor(t, globex.company, ['VIEW_WORKFLOW', 'CREATE_WORKFLOW', 'DELETE_WORKFLOW']);
+    const made = await uploadWorkflow(t, author, 'Workflows', 'Payroll run.rax');
+    expect(made.status).toBe(201);
+    await peer.next<WorkflowChanges>(DESTINATIONS.agentWorkflows, (changes) =>
+      changes.added.some((workflow) => workflow.id === made.body.id),
+    );
+    const archived = await t.call(`/api/workflow/delete/${made.body.id}`, {
+      token: author,
+      json: { directory: 'Workflows' },
+    });
+    expect(archived.status).toBe(200);
+    await peer.next<WorkflowChanges>(DESTINATIONS.agentWorkflows, (changes) => changes.removed.includes(made.body.id));
+  });
+});
+
+describe('licences enforced', () => {
+  it('disconnects an agent at once when its key is invalidated or deleted, or its licence invalidated', async () => {
+    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
+    await watcher.next(DESTINATIONS.identity);
+    const invalidated = await agentOf(acme);
+    const form = new URLSearchParams({
+      company: String(acme.company.id),
+      license: String(acme.license.id),
+      account: String(invalidated.key.id),
+    });
+    const answer = await t.call('/api/account/invalidate', { token: admin, form: Object.fromEntries(form) });
+    expect(answer.status).toBe(200);
+    expect(await invalidated.peer.closed).toBe('ERROR_LICENSE_KEY_INVALIDATED');
+    await watcher.next(`${DESTINATIONS.disconnect}/${acme.company.tenantId}`);
+
+    const deleted = await agentOf(acme);
+    const removed = await t.call(
+      `/api/license/company/${acme.company.id}/license/${acme.license.id}/account/${deleted.key.id}`,
+      { method: 'DELETE', token: admin },
+    );
+    expect(removed.status).toBe(200);
+    expect(await deleted.peer.closed).toBe('ERROR_LICENSE_KEY_INVALID');
+
+    const doomed = await tenant('Umbrella');
+    const onDoomed = await agentOf(doomed);
+    const invalidate = await t.call('/api/license/company/invalidate', {
+      token: admin,
+      json: { companyId: doomed.company.id, licenseId: doomed.license.id },
+    });
+    expect(invalidate.status).toBe(200);
+    expect(await onDoomed.peer.closed).toBe('ERROR_LICENSE_INVALIDATED');
+  });
+});

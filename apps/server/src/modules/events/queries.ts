@@ -1,0 +1,57 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { accounts, companies, licenses, workflows } from '../../db/schema';
+
+/** A licence key as an agent presents it: the account, its licence and company, by the key's digest. */
+export async function findAgentKey(db: Executor, keyDigest: string) {
+  const [row] = await db
+    .select({
+      accountId: accounts.id,
+      licenseId: licenses.id,
+      tenantId: accounts.tenantId,
+      companyName: companies.name,
+      fullName: accounts.fullName,
+      emailAddress: accounts.emailAddress,
+      macAddresses: accounts.macAddresses,
+      keyInvalidatedAt: accounts.invalidatedAt,
+      archived: accounts.archived,
+      expirationDate: licenses.expirationDate,
+      licenseInvalidatedAt: licenses.invalidatedAt,
+    })
+    .from(accounts)
+    .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
+    .leftJoin(companies, eq(companies.id, licenses.companyId))
+    .where(eq(accounts.keyDigest, keyDigest))
+    .limit(1);
+  return row;
+}
+
+export type AgentKeyRow = NonNullable<Awaited<ReturnType<typeof findAgentKey>>>;
+
+/**
+ * A generated key takes the MAC address of the first machine that connects with it (LIVE.md):
+ * only while it has none, so that two machines racing for it cannot both win.
+ */
+export async function claimMacAddress(db: Executor, accountId: number, macAddress: string, hostname: string) {
+  const rows = await db
+    .update(accounts)
+    .set({ macAddresses: [macAddress], hostname: sql`coalesce(${accounts.hostname}, ${hostname})` })
+    .where(and(eq(accounts.id, accountId), sql`cardinality(${accounts.macAddresses}) = 0`))
+    .returning({ id: accounts.id });
+  return rows.length > 0;
+}
+
+/** The workflows an agent of a tenant may run: its company's, not archived, by name. */
+export async function runnableWorkflows(db: Executor, tenantId: string, ids?: readonly number[]) {
+  return db
+    .select({ id: workflows.id, name: workflows.name })
+    .from(workflows)
+    .where(
+      and(
+        eq(workflows.tenantId, tenantId),
+        eq(workflows.archived, false),
+        ids ? inArray(workflows.id, [...ids]) : undefined,
+      ),
+    )
+    .orderBy(asc(workflows.name), asc(workflows.id));
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import type { ExecutionReport } from '@opsdeck/contract/live';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
+import { accounts, executionLogs, licenses, workflows } from '../../db/schema';
+import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
+import { listExecutionLogs } from './queries';
+import { createExecutionLogsService, type ExecutingAgent, type ExecutionLogsService, splitFullName } from './service';
+
+const DAY = 24 * 60 * 60 * 1000;
+const MAC = 'AA:BB:CC:DD:EE:01';
+
+let t: TestApp;
+let admin: string;
+let service: ExecutionLogsService;
+let company: TestCompany;
+let other: TestCompany;
+let department: { id: number };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  service = createExecutionLogsService({ db: t.database.db });
+  company = await createCompany(t.database.db);
+  other = await createCompany(t.database.db);
+  department = await createDepartment(t.database.db, company, { name: 'Dispatch' });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.db;
+
+/** A licence of the company (or a solo one) and one key on it, as the agent's identity. */
+async function createKey(
+  owner: TestCompany | null,
+  person: { fullName?: string | null; email?: string | null; departmentId?: number | null } = {},
+) {
+  const [license] = await db()
+    .insert(licenses)
+    .values({
+      companyId: owner?.id ?? null,
+      tenantId: owner?.tenantId ?? null,
+      typeKey: 'pro',
+      issueDate: Date.now(),
+      expirationDate: Date.now() + 30 * DAY,
+      maxAccounts: 10,
+    })
+    .returning({ id: licenses.id });
+  const [account] = await db()
+    .insert(accounts)
+    .values({
+      licenseId: license!.id,
+      tenantId: owner?.tenantId ?? null,
+      solo: owner === null,
+      departmentId: person.departmentId ?? null,
+      departmentName: person.departmentId ? 'Dispatch' : null,
+      keyDigest: randomUUID(),
+      partialKey: 'ODK-TEST-…-KEY1',
+      fullName: person.fullName === undefined ? 'Amara Okoye' : person.fullName,
+      emailAddress: person.email === undefined ? null : person.email,
+    })
+    .returning({ id: accounts.id });
+  const agent: ExecutingAgent = { accountId: account!.id, tenantId: owner?.tenantId ?? null, macAddress: MAC };
+  return { licenseId: license!.id, accountId: account!.id, agent };
+}
+
+async function createWorkflow(owner: TestCompany, name = 'Invoice intake', archived = false) {
+  const [row] = await db()
+    .insert(workflows)
+    .values({ tenantId: owner.tenantId, name, fileName: `${name}.rax`, size: 10, archived, updatedAt: Date.now() })
+    .returning({ id: workflows.id });
+  return row!.id;
+}
+
+const report = (workflowId: number, overrides: Partial<ExecutionReport> = {}): ExecutionReport => ({
+  id: randomUUID(),
+  workflowId,
+  executionStart: Date.now() - 60_000,
+  executionEnd: Date.now(),
+  statusType: 'success',
+  errorMessage: null,
+  errorActivity: null,
+  ...overrides,
+});
+
+const logOf = async (id: string) => (await db().select().from(executionLogs).where(eq(executionLogs.id, id)))[0];
+
+describe('recording an execution report', () => {
+  it("stores the run with the key's company and department, and the company's user with the key's e-mail as executor", async () => {
+    const user = await createUser(db(), { company, email: 'Ada.Lovelace@Northwind.test' });
+    const key = await createKey(company, {
+      fullName: 'Someone Else',
+      email: 'ada.lovelace@northwind.TEST',
+      departmentId: department.id,
+    });
+    const workflowId = await createWorkflow(company);
+    const sent = report(workflowId, { executionStart: 1_000_000, executionEnd: 1_090_000 });
+    const before = Date.now();
+
+    expect(await service.record(key.agent, sent)).toEqual({ stored: true });
+    const log = await logOf(sent.id);
+    expect(log).toMatchObject({
+      id: sent.id,
+      tenantId: company.tenantId,
+      companyId: company.id,
+      companyName: company.name,
+      departmentId: department.id,
+      departmentName: 'Dispatch',
+      accountId: key.accountId,
+      executorUserId: user.id,
+      executorFirstName: 'Test',
+      emailAddress: 'Ada.Lovelace@Northwind.test',
+      macAddress: MAC,
+      workflowId,
+      workflowName: 'Invoice intake',
+      executionStart: 1_000_000,
+      executionEnd: 1_090_000,
+      statusType: 'success',
+      errorMessage: null,
+      errorActivity: null,
+    });
+    expect(log!.executorLastName).toMatch(/^User /);
+    expect(log!.receivedAt).toBeGreaterThanOrEqual(before);
+  });
+
+  it("names the executor after the key when no user of the company has its e-mail (a user of another company's does not count)", async () => {
+    const stranger = await createUser(db(), { company: other });
+    const workflowId = await createWorkflow(company);
+    const cases: [string | null, string | null, string, string][] = [
+      ['  Grace  Brewster Hopper ', stranger.email, 'Grace', 'Brewster Hopper'],
+      ['Cher', 'cher@example.test', 'Cher', ''],
+      [null, null, '', ''],
+    ];
+    for (const [fullName, email, first, last] of cases) {
+      const key = await createKey(company, { fullName, email });
+      const sent = report(workflowId);
+      expect((await service.record(key.agent, sent)).stored).toBe(true);
+      expect(await logOf(sent.id)).toMatchObject({
+        executorUserId: null,
+        executorFirstName: first,
+        executorLastName: last,
+        emailAddress: email,
+        companyName: company.name,
+        departmentId: null,
+      });
+    }
+    expect(splitFullName('')).toEqual({ firstName: '', lastName: '' });
+  });
+
+  it('stores a report once: the same id again stores nothing and says so', async () => {
+    const key = await createKey(company);
+    const sent = report(await createWorkflow(company));
+    expect(await service.record(key.agent, sent)).toEqual({ stored: true });
+    expect(await service.record(key.agent, { ...sent, statusType: 'faulted', errorMessage: 'late copy' })).toEqual({
+      stored: false,
+    });
+    const rows = await db().select().from(executionLogs).where(eq(executionLogs.id, sent.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ statusType: 'success', errorMessage: null });
+  });
+
+  it('lists a faulted run as an exception, in the range and scope asked, newest first', async () => {
+    const fresh = await createCompany(db());
+    const key = await createKey(fresh);
+    const workflowId = await createWorkflow(fresh, 'Payroll');
+    const base = 5_000_000_000;
+    const ok = report(workflowId, { executionStart: base, executionEnd: base + 10 });
+    const failed = report(workflowId, {
+      executionStart: base + 1_000,
+      executionEnd: base + 2_000,
+      statusType: 'faulted',
+      errorMessage: 'Selector not found\u0000',
+      errorActivity: 'Click',
+    });
+    const unknown = report(workflowId, {
+      executionStart: base + 3_000,
+      executionEnd: base + 3_000,
+      statusType: 'unknown',
+    });
+    for (const sent of [ok, failed, unknown]) await service.record(key.agent, sent);
+    const theirs = await createKey(other);
+    await service.record(theirs.agent, report(await createWorkflow(other), { executionStart: base + 500 }));
+
+    const list = (tenantScope = oneTenant(fresh.tenantId), faultedOnly = false, from = base, to = base + 3_000) =>
+      listExecutionLogs(db(), { tenantScope, from, to, faultedOnly, limit: 50 });
+    expect((await list()).map((log) => log.id)).toEqual([unknown.id, failed.id, ok.id]);
+    expect(await list(oneTenant(fresh.tenantId), true)).toEqual([
+      expect.objectContaining({
+        id: failed.id,
+        statusType: 'faulted',
+        errorMessage: 'Selector not found',
+        errorActivity: 'Click',
+        workflowName: 'Payroll',
+      }),
+    ]);
+    expect((await list(oneTenant(fresh.tenantId), false, base + 1, base + 2_999)).map((log) => log.id)).toEqual([
+      failed.id,
+    ]);
+    expect((await list(EVERY_TENANT, false, base, base + 1_000)).map((log) => log.id)).toHaveLength(3);
+    expect(
+      await listExecutionLogs(db(), { tenantScope: oneTenant(fresh.tenantId), from: base, to: base + 3_000, limit: 1 }),
+    ).toHaveLength(1);
+  });
+
+  it("logs a run of an archived workflow, and refuses another company's workflow or an unknown one", async () => {
+    const key = await createKey(company);
+    const archived = report(await createWorkflow(company, 'Old intake', true));
+    expect(await service.record(key.agent, archived)).toEqual({ stored: true });
+    expect(await logOf(archived.id)).toMatchObject({ workflowName: 'Old intake' });
+
+    const theirs = report(await createWorkflow(other));
+    await expect(service.record(key.agent, theirs)).rejects.toMatchObject({
+      statusCode: 404,
+      key: 'ERROR_WORKFLOW_NOT_EXIST',
+    });
+    await expect(service.record(key.agent, report(2_000_000_000))).rejects.toMatchObject({
+      key: 'ERROR_WORKFLOW_NOT_EXIST',
+    });
+    // A solo licence has no company, so no workflow is its own.
+    const solo = await createKey(null);
+    await expect(service.record(solo.agent, report(await createWorkflow(company)))).rejects.toMatchObject({
+      key: 'ERROR_WORKFLOW_NOT_EXIST',
+    });
+    expect(await logOf(theirs.id)).toBeUndefined();
+  });
+
+  it('refuses a run that ends before it starts, and an agent whose key is not of its tenant', async () => {
+    const key = await createKey(company);
+    const workflowId = await createWorkflow(company);
+    const backwards = report(workflowId, { executionStart: 2_000, executionEnd: 1_999 });
+    await expect(service.record(key.agent, backwards)).rejects.toMatchObject({
+      statusCode: 400,
+      key: 'ERROR_GENERAL_INVALID_INPUT',
+    });
+    await expect(service.record({ ...key.agent, tenantId: other.tenantId }, report(workflowId))).rejects.toMatchObject({
+      statusCode: 404,
+      key: 'ERROR_ACCOUNT_NOT_EXIST',
+    });
+    await expect(service.record({ ...key.agent, accountId: 2_000_000_000 }, report(workflowId))).rejects.toMatchObject({
+      key: 'ERROR_ACCOUNT_NOT_EXIST',
+    });
+    expect(await logOf(backwards.id)).toBeUndefined();
+  });
+});
+
+describe('execution logs and deletions', () => {
+  it('outlive their key and workflow (ids cleared), and go with their company', async () => {
+    const doomed = await createCompany(db());
+    const user = await createUser(db(), { company: doomed, email: `runner-${randomUUID()}@example.test` });
+    const key = await createKey(doomed, { email: user.email });
+    const workflowId = await createWorkflow(doomed, 'Month end');
+    const kept = report(workflowId);
+    await service.record(key.agent, kept);
+    const survivor = await createKey(company);
+    const elsewhere = report(await createWorkflow(company));
+    await service.record(survivor.agent, elsewhere);
+
+    // Workflows are archived, not deleted, except with their company: the log keeps the name.
+    await db().delete(workflows).where(eq(workflows.id, workflowId));
+    expect(await logOf(kept.id)).toMatchObject({
+      workflowId: null,
+      workflowName: 'Month end',
+      accountId: key.accountId,
+    });
+
+    const deleteLicense = await t.call(`/api/license/company/${doomed.id}/license/${key.licenseId}`, {
+      method: 'DELETE',
+      token: admin,
+    });
+    expect(deleteLicense.status).toBe(200);
+    expect(await logOf(kept.id)).toMatchObject({
+      accountId: null,
+      executorUserId: user.id,
+      companyId: doomed.id,
+      tenantId: doomed.tenantId,
+    });
+
+    expect(await t.call(`/api/company/${doomed.id}`, { method: 'DELETE', token: admin })).toMatchObject({
+      status: 200,
+    });
+    expect(await logOf(kept.id)).toBeUndefined();
+    expect(await logOf(elsewhere.id)).toMatchObject({ companyId: company.id });
+  });
+});

@@ -1,0 +1,160 @@
+import { CONSOLE_APP_KEY } from '@opsdeck/contract/http';
+import { AGENT_APP_KEY, DEMO_AGENT_SECRET, LIVE_PATH } from '@opsdeck/contract/live';
+import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
+import WebSocket from 'ws';
+
+/** A peer of the live channel for tests: @stomp/stompjs, the client the console and the agents use. */
+export type LivePeer = {
+  client: Client;
+  /** Every message received, by destination, in order. */
+  received: Map<string, unknown[]>;
+  subscribe: (destination: string) => void;
+  /** Resolves with the first message on `destination` (already received or next) that `match` accepts. */
+  next: <T = unknown>(destination: string, match?: (body: T) => boolean, timeoutMs?: number) => Promise<T>;
+  send: (destination: string, body?: unknown, receipt?: boolean) => Promise<void>;
+  /** Resolves when the server closed the connection, with the ERROR frame's message header if one came. */
+  closed: Promise<string | null>;
+  close: () => Promise<void>;
+};
+
+export const liveUrl = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}${LIVE_PATH}`;
+
+export function consoleHeaders(token: string, tenantId?: string): Record<string, string> {
+  return {
+    'X-App-Key': CONSOLE_APP_KEY,
+    'X-Auth-Token': token,
+    platform: 'console',
+    ...(tenantId ? { 'X-Tenant-Id': tenantId } : {}),
+  };
+}
+
+export function agentHeaders(key: string, macAddress: string, overrides: Record<string, string> = {}) {
+  return {
+    'X-App-Key': AGENT_APP_KEY,
+    'X-App-Secret': DEMO_AGENT_SECRET,
+    'license-key': key,
+    'mac-address': macAddress,
+    hostname: `host-${macAddress.slice(-2)}`,
+    platform: 'agent',
+    ...overrides,
+  };
+}
+
+/**
+ * Connects and resolves once CONNECTED arrived (then `subscribe`), or rejects with the ERROR
+ * frame's `message` header (the error key) when the server refuses the CONNECT.
+ */
+export function connectPeer(
+  baseUrl: string,
+  headers: Record<string, string>,
+  subscriptions: readonly string[] = [],
+): Promise<LivePeer> {
+  const received = new Map<string, unknown[]>();
+  const waiters = new Set<{
+    destination: string;
+    test: (body: unknown) => boolean;
+    resolve: (body: unknown) => void;
+  }>();
+  let resolveClosed: (key: string | null) => void = () => {};
+  let errorKey: string | null = null;
+  const closed = new Promise<string | null>((resolve) => {
+    resolveClosed = resolve;
+  });
+
+  const client = new Client({
+    webSocketFactory: () => new WebSocket(liveUrl(baseUrl), ['v12.stomp']),
+    connectHeaders: headers,
+    reconnectDelay: 0,
+    heartbeatIncoming: 0,
+    heartbeatOutgoing: 0,
+  });
+
+  const onMessage = (message: IMessage) => {
+    const destination = message.headers.destination ?? '';
+    const body = message.body ? JSON.parse(message.body) : null;
+    if (!received.has(destination)) received.set(destination, []);
+    received.get(destination)!.push(body);
+    for (const waiter of [...waiters]) {
+      if (waiter.destination === destination && waiter.test(body)) {
+        waiters.delete(waiter);
+        waiter.resolve(body);
+      }
+    }
+  };
+
+  const peer: LivePeer = {
+    client,
+    received,
+    closed,
+    subscribe: (destination) => {
+      client.subscribe(destination, onMessage);
+    },
+    next: <T>(destination: string, match: (body: T) => boolean = () => true, timeoutMs = 5000) => {
+      const seen = (received.get(destination) ?? []).find((body) => match(body as T));
+      if (seen !== undefined) return Promise.resolve(seen as T);
+      return new Promise<T>((resolve, reject) => {
+        const waiter = {
+          destination,
+          test: (body: unknown) => match(body as T),
+          resolve: (body: unknown) => {
+            clearTimeout(timer);
+            resolve(body as T);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`nothing on ${destination} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    send: async (destination, body, receipt = false) => {
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      if (!receipt) {
+        client.publish({ destination, body: payload, headers: { 'content-type': 'application/json' } });
+        return;
+      }
+      const receiptId = `r-${Math.random().toString(36).slice(2)}`;
+      const got = new Promise<void>((resolve) => client.watchForReceipt(receiptId, () => resolve()));
+      client.publish({
+        destination,
+        body: payload,
+        headers: { 'content-type': 'application/json', receipt: receiptId },
+      });
+      await got;
+    },
+    close: async () => {
+      await client.deactivate();
+    },
+  };
+
+  return new Promise<LivePeer>((resolve, reject) => {
+    let connected = false;
+    client.onConnect = () => {
+      connected = true;
+      for (const destination of subscriptions) peer.subscribe(destination);
+      resolve(peer);
+    };
+    client.onStompError = (frame: IFrame) => {
+      errorKey = frame.headers.message ?? null;
+      if (!connected) reject(Object.assign(new Error(errorKey ?? 'ERROR'), { key: errorKey }));
+    };
+    client.onWebSocketClose = () => {
+      resolveClosed(errorKey);
+      void client.deactivate();
+      if (!connected) reject(Object.assign(new Error(errorKey ?? 'closed'), { key: errorKey }));
+    };
+    client.activate();
+  });
+}
+
+/** The error key a refused CONNECT answers with. */
+export async function refusedWith(baseUrl: string, headers: Record<string, string>): Promise<string | null> {
+  try {
+    const peer = await connectPeer(baseUrl, headers);
+    await peer.close();
+    return 'CONNECTED';
+  } catch (error) {
+    return (error as { key?: string | null }).key ?? null;
+  }
+}

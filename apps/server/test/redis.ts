@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+
+/** The machine's Redis, shared with other runs: tests use their own key prefix and never flush. */
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** A port nothing listens on: a Redis that is down. */
+export const DOWN_REDIS_URL = 'redis://127.0.0.1:6399';
+
+export const testPrefix = () => `opsdeck-test-${randomUUID()}`;
+
+export function quietLog() {
+  const calls: { level: string; message: string }[] = [];
+  const at =
+    (level: string) =>
+    (...args: unknown[]) =>
+      void calls.push({ level, message: String(args.find((arg) => typeof arg === 'string') ?? '') });
+  return { calls, info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** Deletes every key of a prefix (SCAN, never FLUSH: other runs share this Redis). */
+export async function deleteKeys(prefix: string) {
+  const admin = new Redis(REDIS_URL, { lazyConnect: true });
+  await admin.connect();
+  let cursor = '0';
+  do {
+    const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await admin.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await admin.quit();
+}
+
+/**
+ * A TCP relay to the real Redis that a test can cut (every connection dropped, the port refusing)
+ * and restore on the same port: an outage and a recovery without touching the shared Redis.
+ */
+export async function startRedisRelay(target = { host: '127.0.0.1', port: 6379 }) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+
+  async function start() {
+    const next = net.createServer((client) => {
+      const upstream = net.connect(target.port, target.host);
+      sockets.add(client);
+      sockets.add(upstream);
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+        sockets.delete(client);
+        sockets.delete(upstream);
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      next.once('error', reject);
+      next.listen(port, '127.0.0.1', resolve);
+    });
+    port = (next.address() as AddressInfo).port;
+    server = next;
+  }
+
+  async function stop() {
+    const current = server;
+    server = undefined;
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+    if (current) await new Promise<void>((resolve) => current.close(() => resolve()));
+  }
+
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+  };
+}
+
+/** Until the condition holds (polling), or fails with the last error after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 5_000, what = 'condition') {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
