@@ -92,7 +92,13 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   if (redis) await redis.whenReady(3_000);
   const redisOptions = redis && { redis, prefix: config.redisPrefix, instanceId, log: app.log };
   const events = redisOptions ? createRedisEventBus(redisOptions) : createLocalEventBus(app.log);
-  const backplane = redisOptions ? createRedisBackplane(redisOptions) : createLocalBackplane(instanceId);
+  const backplane = redisOptions
+    ? createRedisBackplane({
+        ...redisOptions,
+        instanceTtlMs: config.liveInstanceTtlMs,
+        sweepEveryMs: Math.max(100, Math.round(config.liveInstanceTtlMs / 3)),
+      })
+    : createLocalBackplane(instanceId);
   const auth = createAuthService({ db, config, mailer, log: app.log, events });
   const users = createUsersService({ db, events });
   const companies = createCompaniesService({ db, events });

@@ -28,6 +28,7 @@ const Env = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .default('opsdeck'),
+  LIVE_INSTANCE_TTL_MS: z.coerce.number().int().min(300).max(120_000).default(15_000),
 });
 
 export type Config = {
@@ -56,6 +57,8 @@ export type Config = {
   redisUrl: string | undefined;
   /** The names of this installation's keys and channels in Redis (two installations may share one Redis). */
   redisPrefix: string;
+  /** How long an instance that stopped answering keeps its agents listed on the others (ms). */
+  liveInstanceTtlMs: number;
   /**
    * The installation's agent secret (X-App-Secret, LIVE.md). The embedded database defaults it to
    * the demo's; with DATABASE_URL there is no default, and agents are refused until it is set.
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: Math.floor(parsed.MAX_UPLOAD_MB * 1024 * 1024),
     redisUrl: parsed.REDIS_URL,
     redisPrefix: parsed.REDIS_PREFIX,
+    liveInstanceTtlMs: parsed.LIVE_INSTANCE_TTL_MS,
     agentSecret: parsed.AGENT_SECRET ?? (parsed.DATABASE_URL ? undefined : DEMO_AGENT_SECRET),
   };
 }

@@ -62,8 +62,11 @@ export async function serveApp(database: Database, env: Record<string, string> =
  * Boots the whole server on a fresh database and a free port, and calls it over real HTTP, the
  * way the console does. Only the provider admin exists; tests add their own rows with factories.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { database?: Database } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
   const { app, dataDir, baseUrl } = await serveApp(database, { PUBLIC_URL: 'http://console.opsdeck.test', ...env });
 
   async function call<T>(urlPath: string, options: CallOptions = {}): Promise<CallResult<T>> {

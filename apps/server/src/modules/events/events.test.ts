@@ -1,5 +1,3 @@
-import type { GeneratedAccount } from '@opsdeck/contract/accounts';
-import type { License } from '@opsdeck/contract/licenses';
 import {
   type AgentCommand,
   type AgentConnection,
@@ -9,59 +7,27 @@ import {
   type SessionQueueChanges,
   type WorkflowChanges,
 } from '@opsdeck/contract/live';
-import type { Workflow } from '@opsdeck/contract/workflows';
 import { readRax } from '@opsdeck/rax/read';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createDepartment, type TestCompany } from '../../../test/factories';
 import { agentHeaders, connectPeer, consoleHeaders, type LivePeer, refusedWith } from '../../../test/live';
+import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { tokenFor } from '../../../test/sign-in';
 import { uploadWorkflow } from '../../../test/workflow-files';
 import { accounts, executionLogs, licenses } from '../../db/schema';
 
-const DAY = 86_400_000;
-
 let t: TestApp;
 let admin: string;
-type Tenant = { company: TestCompany; departmentId: number; license: License; watcher: string; workflow: Workflow };
+type Tenant = LiveTenant;
 let acme: Tenant;
 let globex: Tenant;
 /** Peers opened by a test, closed after it. */
 const peers: LivePeer[] = [];
-let macCounter = 0;
-const newMac = () =>
-  `02:00:00:00:${String(Math.floor(macCounter / 100)).padStart(2, '0')}:${String(macCounter++ % 100).padStart(2, '0')}`;
-
-async function tenant(name: string): Promise<Tenant> {
-  const company = await createCompany(t.database.db, { name });
-  const departmentId = (await createDepartment(t.database.db, company)).id;
-  const created = await t.call<License>('/api/license/company/add', {
-    token: admin,
-    json: { companyId: company.id, licenseType: 'pro', label: 'Agents' },
-  });
-  expect(created.status).toBe(201);
-  const renewed = await t.call<License>('/api/license/company/update', {
-    token: admin,
-    json: { companyId: company.id, licenseId: created.body.id, expirationDate: Date.now() + 30 * DAY, maxAccounts: 20 },
-  });
-  expect(renewed.status).toBe(200);
-  const watcher = await tokenFor(t, company, ['VIEW_WORKFLOW_EVENTS', 'VIEW_WORKFLOW']);
-  const author = await tokenFor(t, company, ['VIEW_WORKFLOW', 'CREATE_WORKFLOW']);
-  const uploaded = await uploadWorkflow(t, author, 'Workflows', 'Invoice intake.rax');
-  expect(uploaded.status).toBe(201);
-  return { company, departmentId, license: renewed.body, watcher, workflow: uploaded.body };
-}
-
-/** A new key of the tenant's licence (generated: it takes the MAC address of the first machine). */
-async function newKey(of: Tenant) {
-  const made = await t.call<GeneratedAccount>('/api/account/generate', {
-    token: admin,
-    json: { company: of.company.id, license: of.license.id, department: of.departmentId },
-  });
-  expect(made.status).toBe(201);
-  return made.body;
-}
+const { tenant, newKey } = liveTenants(
+  () => t,
+  () => admin,
+);
 
 async function open(headers: Record<string, string>, subscriptions: readonly string[] = []) {
   const peer = await connectPeer(t.baseUrl, headers, subscriptions);

@@ -1,0 +1,68 @@
+import type { GeneratedAccount } from '@opsdeck/contract/accounts';
+import type { License } from '@opsdeck/contract/licenses';
+import type { Workflow } from '@opsdeck/contract/workflows';
+import { expect } from 'vitest';
+import type { TestApp } from './app';
+import { createCompany, createDepartment, type TestCompany } from './factories';
+import { tokenFor } from './sign-in';
+import { uploadWorkflow } from './workflow-files';
+
+const DAY = 86_400_000;
+
+/** A company ready for the live channel: a licence with room, a console user, one workflow. */
+export type LiveTenant = {
+  company: TestCompany;
+  departmentId: number;
+  license: License;
+  /** A user with VIEW_WORKFLOW_EVENTS and VIEW_WORKFLOW. */
+  watcher: string;
+  workflow: Workflow;
+};
+
+let macCounter = 0;
+/** A new locally administered MAC address, unique in the test process. */
+export const newMac = () => {
+  const n = macCounter++;
+  return `02:00:00:${[n >> 16, (n >> 8) & 0xff, n & 0xff].map((byte) => byte.toString(16).padStart(2, '0').toUpperCase()).join(':')}`;
+};
+
+/** Makes companies and keys through the API as the provider admin (`admin` is a signed-in token). */
+export function liveTenants(t: () => TestApp, admin: () => string) {
+  async function tenant(name: string): Promise<LiveTenant> {
+    const app = t();
+    const company = await createCompany(app.database.db, { name });
+    const departmentId = (await createDepartment(app.database.db, company)).id;
+    const created = await app.call<License>('/api/license/company/add', {
+      token: admin(),
+      json: { companyId: company.id, licenseType: 'pro', label: 'Agents' },
+    });
+    expect(created.status).toBe(201);
+    const renewed = await app.call<License>('/api/license/company/update', {
+      token: admin(),
+      json: {
+        companyId: company.id,
+        licenseId: created.body.id,
+        expirationDate: Date.now() + 30 * DAY,
+        maxAccounts: 20,
+      },
+    });
+    expect(renewed.status).toBe(200);
+    const watcher = await tokenFor(app, company, ['VIEW_WORKFLOW_EVENTS', 'VIEW_WORKFLOW']);
+    const author = await tokenFor(app, company, ['VIEW_WORKFLOW', 'CREATE_WORKFLOW']);
+    const uploaded = await uploadWorkflow(app, author, 'Workflows', 'Invoice intake.rax');
+    expect(uploaded.status).toBe(201);
+    return { company, departmentId, license: renewed.body, watcher, workflow: uploaded.body };
+  }
+
+  /** A new key of the tenant's licence (generated: it takes the MAC address of the first machine). */
+  async function newKey(of: LiveTenant) {
+    const made = await t().call<GeneratedAccount>('/api/account/generate', {
+      token: admin(),
+      json: { company: of.company.id, license: of.license.id, department: of.departmentId },
+    });
+    expect(made.status).toBe(201);
+    return made.body;
+  }
+
+  return { tenant, newKey };
+}
