@@ -315,7 +315,7 @@ describe('between consoles and agents', () => {
   });
 
   it('stores an execution once, however often the agent reports it, and receipts it', async () => {
-    const { peer, key } = await agentOf(acme);
+    const { peer, key, mac } = await agentOf(acme);
     const report = {
       id: crypto.randomUUID(),
       workflowId: acme.workflow.id,
@@ -331,8 +331,13 @@ describe('between consoles and agents', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ accountId: key.id, statusType: 'faulted', workflowName: acme.workflow.name });
 
-    await peer.send(DESTINATIONS.agentExecution, { ...report, id: 'not-a-uuid' });
-    expect(await peer.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({
+    // Connecting again, the agent's list carries that run as the workflow's last execution.
+    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    const list = await again.next<WorkflowChanges>(DESTINATIONS.agentWorkflows);
+    expect(list.added.find((workflow) => workflow.id === acme.workflow.id)?.lastExecution).toBe(report.executionEnd);
+
+    await again.send(DESTINATIONS.agentExecution, { ...report, id: 'not-a-uuid' });
+    expect(await again.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({
       destination: DESTINATIONS.agentExecution,
       key: 'ERROR_GENERAL_INVALID_INPUT',
     });

@@ -27,6 +27,7 @@ import { AppError } from '../../platform/errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import { isRedisUnavailable } from '../../platform/redis';
 import { type StompHandlers, StompRefusal, type StompSession } from '../../platform/stomp/server';
+import { lastExecutions } from '../execution-logs/queries';
 import { findWorkflow } from '../workflows/queries';
 import { type AgentIdentity, identifyAgent, keyRefusal } from './agent-keys';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
@@ -274,8 +275,9 @@ export function createEventsService(options: EventsServiceOptions) {
     const { identity } = session.context as AgentContext;
     const { key } = identity;
     const [firstName = '', ...rest] = (key.fullName ?? '').trim().split(/\s+/).filter(Boolean);
+    const last = await lastExecutions(db, key.accountId);
     const workflows: AgentWorkflow[] = key.tenantId
-      ? (await runnableWorkflows(db, key.tenantId)).map((row) => ({ ...row, lastExecution: null }))
+      ? (await runnableWorkflows(db, key.tenantId)).map((row) => ({ ...row, lastExecution: last.get(row.id) ?? null }))
       : [];
     const agent: AgentConnection = {
       sessionId: session.id,

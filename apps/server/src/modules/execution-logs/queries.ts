@@ -69,3 +69,13 @@ export async function listExecutionLogs(db: Executor, query: ExecutionLogQuery):
     .orderBy(desc(executionLogs.executionStart), desc(executionLogs.id))
     .limit(query.limit);
 }
+
+/** When a key's agent last ended each workflow it ran: the `lastExecution` of its workflow list. */
+export async function lastExecutions(db: Executor, accountId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ workflowId: executionLogs.workflowId, last: sql<number>`max(${executionLogs.executionEnd})` })
+    .from(executionLogs)
+    .where(eq(executionLogs.accountId, accountId))
+    .groupBy(executionLogs.workflowId);
+  return new Map(rows.flatMap((row) => (row.workflowId === null ? [] : [[row.workflowId, Number(row.last)]])));
+}
