@@ -81,7 +81,7 @@ export const routes: RouteObject[] = [
           ]),
           section('workflow', [
             page('workflowList', async () => (await import('../features/workflows/workflows-page')).WorkflowsPage),
-            upcoming('workflowEvents', 'areas.events', 'screens.workflowEvents'),
+            page('workflowEvents', async () => (await import('../features/events/events-page')).EventsPage),
             upcoming('workflowErrors', 'areas.reports'),
             upcoming('workflowLogs', 'areas.reports'),
           ]),

@@ -1,0 +1,26 @@
+import { useEffect, useMemo } from 'react';
+import { clearSession, useAuthToken, useTenantId } from '../../lib/session';
+import { createLiveClient } from './live-client';
+import { type LiveSource, useLiveSourceOverride } from './live-source';
+
+/**
+ * The page's live source: the one a test provides, else a live client of this session (token and
+ * the admin's chosen company), connected while the page is shown. A new token or company is a new
+ * connection, as the server scopes a console by its CONNECT headers.
+ */
+export function useLiveSource(enabled: boolean): LiveSource | null {
+  const override = useLiveSourceOverride();
+  const token = useAuthToken();
+  const tenantId = useTenantId();
+  const client = useMemo(
+    // A CONNECT refused with ERROR_UNAUTHORIZED ends the session as a 401 does (api-client's handler).
+    () => (override || !enabled ? null : createLiveClient({ token, tenantId, onUnauthorized: clearSession })),
+    [override, enabled, token, tenantId],
+  );
+  useEffect(() => {
+    if (!client) return;
+    client.start();
+    return () => client.stop();
+  }, [client]);
+  return override ?? client;
+}
