@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_AGENT_SECRET } from '@opsdeck/contract/live';
 import { buildApp } from './app';
 import { prepareData } from './boot';
 import { loadConfig } from './config';
@@ -46,6 +47,14 @@ const lines = [
   `  Opsdeck is listening on port ${config.port}; the console's address is ${config.publicUrl} (PUBLIC_URL)`,
   `  database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)'}`,
   `  mail: ${app.services.mailer.describe()}`,
+  `  live channel: ${config.publicUrl.replace(/^http/, 'ws')}/api/live; ${
+    config.redisUrl
+      ? `shared with other instances through Redis (prefix ${config.redisPrefix})`
+      : 'this instance only (no REDIS_URL)'
+  }`,
+  config.agentSecret
+    ? `  agents: accepted with their licence key and the agent secret${config.databaseUrl ? ' (AGENT_SECRET)' : ` (demo default ${config.agentSecret === DEMO_AGENT_SECRET ? DEMO_AGENT_SECRET : 'AGENT_SECRET'})`}`
+    : '  agents: refused until AGENT_SECRET is set (DATABASE_URL has no default agent secret)',
 ];
 if (report.admin.created) {
   lines.push(
