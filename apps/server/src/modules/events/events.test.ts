@@ -10,8 +10,9 @@ import {
 import { readRax } from '@opsdeck/rax/read';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { agentHeaders, connectPeer, consoleHeaders, type LivePeer, refusedWith } from '../../../test/live';
+import { agentHeaders, connectPeer, consoleHeaders, type LivePeer, liveUrl, refusedWith } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { tokenFor } from '../../../test/sign-in';
 import { uploadWorkflow } from '../../../test/workflow-files';
@@ -96,6 +97,41 @@ describe('console handshake', () => {
     expect((await provider.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBeNull();
     const actingOn = await consoleOf(admin, globex.company.tenantId, globex.company.tenantId);
     expect((await actingOn.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBe(globex.company.tenantId);
+  });
+});
+
+describe('a STOMP client of our own, frame by frame', () => {
+  it('gets CONNECTED with the negotiated version and heart-beat, then its identity', async () => {
+    const socket = new WebSocket(liveUrl(t.baseUrl), ['v12.stomp']);
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(String(data)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    expect(socket.protocol).toBe('v12.stomp');
+    socket.send(
+      `CONNECT\naccept-version:1.2\nhost:opsdeck\nheart-beat:0,0\nX-App-Key:opsdeck-console\nX-Auth-Token:${acme.watcher}\nplatform:console\n\n\0`,
+    );
+    socket.send('SUBSCRIBE\nid:0\ndestination:/user/topic/identity\n\n\0');
+    const deadline = Date.now() + 5000;
+    while (frames.filter((frame) => frame.trim()).length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const [connected, identity] = frames.filter((frame) => frame.trim());
+    expect(connected).toMatch(/^CONNECTED\n/);
+    expect(connected).toContain('version:1.2\n');
+    expect(connected).toMatch(/\nsession:[0-9a-f-]{36}\n/);
+    expect(identity).toMatch(/^MESSAGE\n/);
+    expect(identity).toContain('destination:/user/topic/identity\n');
+    expect(identity).toContain('content-type:application/json');
+    const body = identity!.slice(identity!.indexOf('\n\n') + 2, identity!.lastIndexOf('\0'));
+    expect(JSON.parse(body)).toEqual({ tenantId: acme.company.tenantId, sessionId: expect.any(String) });
+    socket.close();
+  });
+
+  it('closes a console whose user signs out', async () => {
+    const token = await tokenFor(t, acme.company, ['VIEW_WORKFLOW_EVENTS']);
+    const peer = await open(consoleHeaders(token), [DESTINATIONS.identity]);
+    await peer.next(DESTINATIONS.identity);
+    expect((await t.call('/api/logout', { token })).status).toBe(200);
+    expect(await peer.closed).toBe('ERROR_UNAUTHORIZED');
   });
 });
 
