@@ -11,6 +11,7 @@ import { readRax } from '@opsdeck/rax/read';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { agentHeaders, connectPeer, consoleHeaders, type LivePeer, liveUrl, refusedWith } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
@@ -97,6 +98,23 @@ describe('console handshake', () => {
     expect((await provider.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBeNull();
     const actingOn = await consoleOf(admin, globex.company.tenantId, globex.company.tenantId);
     expect((await actingOn.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBe(globex.company.tenantId);
+  });
+});
+
+describe('GET /api/active-agents', () => {
+  it('needs VIEW_WORKFLOW_EVENTS, and never lists another company’s agents', async () => {
+    await expectRefusedWithoutAuthority(t, acme.company, [
+      { method: 'GET', path: '/api/active-agents', authorities: ['VIEW_WORKFLOW_EVENTS'] },
+    ]);
+    const { mac } = await agentOf(acme);
+    const own = await t.call<AgentConnection[]>('/api/active-agents', { token: acme.watcher });
+    expect(own.body.map((agent) => agent.macAddress)).toContain(mac);
+    const other = await t.call<AgentConnection[]>('/api/active-agents', { token: globex.watcher });
+    expect(other.body.map((agent) => agent.macAddress)).not.toContain(mac);
+    const naming = await t.call('/api/active-agents', { token: globex.watcher, tenantId: acme.company.tenantId });
+    expect(naming).toMatchObject({ status: 403, body: { key: 'ERROR_TENANT_FORBIDDEN' } });
+    const provider = await t.call<AgentConnection[]>('/api/active-agents', { token: admin });
+    expect(provider.body.map((agent) => agent.macAddress)).toContain(mac);
   });
 });
 
