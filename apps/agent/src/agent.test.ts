@@ -1,0 +1,171 @@
+import type { AgentWorkflow, ExecutionReport } from '@opsdeck/contract/live';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AgentOptions, SimulatedAgent } from './agent';
+import { startFakeServer } from './fake-live-server';
+
+const KEY = 'ODK-7F3Q-K2M9-X4TB-1QZ8-RWCE-9HJN-VD2K-XW2D';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setUp(server: Partial<{ refuse: string; receipts: boolean }> = {}, options: Partial<AgentOptions> = {}) {
+  const fake = await startFakeServer(server);
+  const lines: string[] = [];
+  const agent = new SimulatedAgent({
+    url: fake.url,
+    licenseKey: KEY,
+    macAddress: 'AA:BB:CC:DD:EE:FF',
+    hostname: 'robot-7',
+    secret: 'the-secret',
+    speed: 1000,
+    failureRate: 0,
+    selfStartPerHour: 0,
+    log: (_level, line) => lines.push(line),
+    ...options,
+  });
+  cleanups.push(fake.close, () => agent.stop());
+  return { fake, agent, lines };
+}
+
+const next = <T>(agent: SimulatedAgent, event: 'execution' | 'receipted' | 'refused' | 'workflows') =>
+  new Promise<T>((resolve) => agent.once(event, ((value: T) => resolve(value)) as never));
+
+const until = async (check: () => boolean, ms = 3_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('SimulatedAgent over STOMP', () => {
+  it('connects with the headers of LIVE.md and subscribes to its three destinations', async () => {
+    const { fake, agent, lines } = await setUp();
+    const listed = next<AgentWorkflow[]>(agent, 'workflows');
+    agent.start();
+    await agent.whenConnected();
+    expect((await listed).map((workflow) => workflow.id)).toEqual([1, 2]);
+    const connect = fake.frames.find((frame) => frame.command === 'CONNECT')!;
+    expect(connect.headers).toMatchObject({
+      'X-App-Key': 'opsdeck-agent',
+      'X-App-Secret': 'the-secret',
+      'license-key': KEY,
+      'mac-address': 'AA:BB:CC:DD:EE:FF',
+      hostname: 'robot-7',
+      platform: 'agent',
+      'heart-beat': '10000,10000',
+    });
+    expect(
+      fake.frames.filter((frame) => frame.command === 'SUBSCRIBE').map((frame) => frame.headers.destination),
+    ).toEqual(['/user/queue/workflows', '/user/queue/commands', '/user/topic/errors']);
+    expect(lines.join('\n')).not.toContain('7F3Q');
+  });
+
+  it('runs an executed workflow: queue changes, a receipted report, then the last execution', async () => {
+    const { fake, agent } = await setUp();
+    agent.start();
+    await next(agent, 'workflows');
+    const receipted = next<string>(agent, 'receipted');
+    expect(fake.command({ command: 'execute', workflowId: 1 })).toBe(true);
+    const reportId = await receipted;
+
+    const queue = fake.sent('/agent/queue');
+    expect(queue).toEqual([
+      {
+        added: [{ id: 1, workflowId: 1, name: 'Quick', status: 'QUEUED', position: 1, executionStart: null }],
+        updated: [],
+        removed: [],
+      },
+      { added: [], updated: [expect.objectContaining({ id: 1, status: 'EXECUTING', position: 1 })], removed: [] },
+      { added: [], updated: [], removed: [1] },
+    ]);
+    const [report] = fake.sent('/agent/execution') as unknown as ExecutionReport[];
+    expect(report).toMatchObject({
+      id: reportId,
+      workflowId: 1,
+      statusType: 'success',
+      errorMessage: null,
+      errorActivity: null,
+    });
+    expect(report!.executionEnd).toBeGreaterThanOrEqual(report!.executionStart);
+    expect(fake.sent('/agent/workflows')).toEqual([
+      { updated: [{ id: 1, name: 'Quick', lastExecution: report!.executionEnd }] },
+    ]);
+    expect(fake.downloads[0]).toEqual({ appKey: 'opsdeck-agent', key: KEY });
+    expect(agent.snapshot()).toMatchObject({ queue: [], pendingReports: 0 });
+  });
+
+  it('terminates a running entry (status unknown) and unqueues a queued one (no report)', async () => {
+    const { fake, agent } = await setUp({}, { speed: 1 });
+    agent.start();
+    await next(agent, 'workflows');
+    fake.command({ command: 'execute', workflowId: 2 });
+    fake.command({ command: 'execute', workflowId: 2 });
+    fake.command({ command: 'execute', workflowId: 1 });
+    await until(() => agent.snapshot().queue.length === 3);
+    await until(() => agent.snapshot().queue[0]?.status === 'EXECUTING');
+
+    fake.command({ command: 'terminate', workflowId: 2, queueId: 2 });
+    await until(() => agent.snapshot().queue.length === 2);
+    expect(fake.sent('/agent/queue').at(-1)).toEqual({
+      added: [],
+      updated: [expect.objectContaining({ id: 3, position: 2 })],
+      removed: [2],
+    });
+    expect(fake.sent('/agent/execution')).toEqual([]);
+
+    const ended = next<ExecutionReport>(agent, 'execution');
+    fake.command({ command: 'terminate', workflowId: 2, queueId: 1 });
+    expect(await ended).toMatchObject({
+      workflowId: 2,
+      statusType: 'unknown',
+      errorMessage: 'Terminated from the console',
+      errorActivity: 'Log on',
+    });
+    // The next entry moves up and runs (at speed 1 its first step takes a second: stop it here).
+    await until(() => agent.snapshot().queue[0]?.id === 3 && agent.snapshot().queue[0]?.status === 'EXECUTING');
+    expect(agent.terminate(99)).toBe(false);
+  });
+
+  it('re-announces its queue and re-sends an unreceipted report after a reconnect', async () => {
+    const { fake, agent } = await setUp({ receipts: false }, { random: () => 0 });
+    agent.start();
+    await next(agent, 'workflows');
+    const report = await new Promise<ExecutionReport>((resolve) => {
+      agent.once('execution', resolve);
+      fake.command({ command: 'execute', workflowId: 1 });
+    });
+    agent.execute(2);
+    await until(() => agent.snapshot().queue[0]?.status === 'EXECUTING');
+    expect(agent.snapshot().pendingReports).toBe(1);
+
+    await until(() => fake.sent('/agent/execution').length === 1 && fake.sent('/agent/queue').length === 5);
+    fake.setReceipts(true);
+    const receipted = next<string>(agent, 'receipted');
+    fake.dropConnections();
+    expect(await receipted).toBe(report.id);
+    const sent = fake.sent('/agent/execution');
+    expect(sent.map((item) => item.id)).toEqual([report.id, report.id]);
+    const announce = fake.sent('/agent/queue').at(-1)!;
+    expect(announce).toEqual({
+      added: [expect.objectContaining({ workflowId: 2, status: 'EXECUTING', position: 1 })],
+      updated: [],
+      removed: [],
+    });
+  });
+
+  it('reports a refused CONNECT by its key and waits long before trying again', async () => {
+    const { agent } = await setUp({ refuse: 'ERROR_LICENSE_KEY_INVALIDATED' });
+    const closed = new Promise<{ refusal: string | null; retryInMs: number | null }>((resolve) =>
+      agent.once('disconnected', resolve),
+    );
+    const refused = next<string>(agent, 'refused');
+    agent.start();
+    expect(await refused).toBe('ERROR_LICENSE_KEY_INVALIDATED');
+    const { refusal, retryInMs } = await closed;
+    expect(refusal).toBe('ERROR_LICENSE_KEY_INVALIDATED');
+    expect(retryInMs).toBeGreaterThanOrEqual(150_000);
+    expect(agent.snapshot().lastRefusal).toBe('ERROR_LICENSE_KEY_INVALIDATED');
+  });
+});
