@@ -350,6 +350,8 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     for (const workflow of [...added, ...updated]) {
       this.workflows.set(workflow.id, workflow);
       this.files.delete(workflow.id);
+      const renamed = this.queue.rename(workflow.id, workflow.name);
+      if (renamed.updated.length > 0) this.publishQueue(renamed);
     }
     for (const id of removed) {
       this.workflows.delete(id);

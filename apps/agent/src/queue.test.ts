@@ -67,6 +67,20 @@ describe('AgentQueue', () => {
     expect(queue.announce().added.map((entry) => entry.status)).toEqual(['EXECUTING', 'QUEUED']);
   });
 
+  it('renames the entries of a workflow named after they were queued, and only those', () => {
+    const queue = new AgentQueue(() => 1000);
+    queue.enqueue(7, 'Workflow 7');
+    queue.enqueue(8, 'Payroll');
+    queue.enqueue(7, 'Workflow 7');
+    const diff = queue.rename(7, 'Invoice intake');
+    expect(diff.updated.map((entry) => [entry.id, entry.name])).toEqual([
+      [1, 'Invoice intake'],
+      [3, 'Invoice intake'],
+    ]);
+    expect(queue.rename(7, 'Invoice intake').updated).toEqual([]);
+    expect(queue.list().map((entry) => entry.name)).toEqual(['Invoice intake', 'Payroll', 'Invoice intake']);
+  });
+
   it('hands out copies: changing one does not change the queue', () => {
     const { queue } = make();
     const { entry } = queue.enqueue(1, 'A');

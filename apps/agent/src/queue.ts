@@ -78,6 +78,21 @@ export class AgentQueue {
     return { entry: entry!, diff };
   }
 
+  /**
+   * Names the entries of a workflow after it (a command can arrive before the workflow list that
+   * names it, or the workflow is renamed while queued). An empty diff when nothing changed.
+   */
+  rename(workflowId: number, name: string): QueueDiff {
+    const diff = emptyDiff();
+    for (const item of this.entries) {
+      if (item.workflowId === workflowId && item.name !== name) {
+        item.name = name;
+        diff.updated.push({ ...item });
+      }
+    }
+    return diff;
+  }
+
   /** The whole queue as `added`: what a fresh connection tells the server. */
   announce(): QueueDiff {
     return { ...emptyDiff(), added: this.list() };
