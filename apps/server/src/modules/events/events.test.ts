@@ -397,6 +397,34 @@ describe('between consoles and agents', () => {
     });
   });
 
+  it('refuses a queue that would grow past 500 entries, and malformed changes', async () => {
+    const { peer } = await agentOf(acme);
+    const entries = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: from + i,
+        workflowId: acme.workflow.id,
+        name: acme.workflow.name,
+        status: 'QUEUED',
+        position: from + i,
+        executionStart: null,
+      }));
+    await peer.send(DESTINATIONS.agentQueue, { added: entries(1, 400) }, true);
+    await peer.send(DESTINATIONS.agentQueue, { added: entries(401, 200) });
+    expect(await peer.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({
+      destination: DESTINATIONS.agentQueue,
+      key: 'ERROR_GENERAL_INVALID_INPUT',
+    });
+    await peer.send(DESTINATIONS.agentQueue, { added: [{ id: -1 }] });
+    await peer.next<LiveRefusal>(
+      DESTINATIONS.errors,
+      () => (peer.received.get(DESTINATIONS.errors) ?? []).length === 2,
+    );
+    const listed = await t.call<AgentConnection[]>('/api/active-agents', { token: acme.watcher });
+    expect(
+      listed.body.find((agent) => agent.accountId === undefined || agent.queuedWorkflows.length === 400),
+    ).toBeDefined();
+  });
+
   it('tells agents of new and archived workflows', async () => {
     const { peer } = await agentOf(globex);
     await peer.next(DESTINATIONS.agentWorkflows);

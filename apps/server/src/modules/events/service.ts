@@ -9,6 +9,7 @@ import {
   DESTINATIONS,
   ExecuteCommand,
   ExecutionReport,
+  MAX_LIST_ITEMS,
   type QueueChanges,
   QueueChanges as QueueChangesSchema,
   TENANT_TOPICS,
@@ -325,6 +326,9 @@ export function createEventsService(options: EventsServiceOptions) {
     switch (destination) {
       case DESTINATIONS.agentQueue: {
         const changes: QueueChanges = parse(QueueChangesSchema, body);
+        // Each instance keeps every agent's queue in memory: one agent may not grow it without bound.
+        if ((entry?.agent.queuedWorkflows.length ?? 0) + changes.added.length > MAX_LIST_ITEMS)
+          throw refuse('ERROR_GENERAL_INVALID_INPUT');
         await backplane.publish({ type: 'agent-queue', sessionId: session.id, tenantId, changes });
         return;
       }
