@@ -420,9 +420,8 @@ describe('between consoles and agents', () => {
       () => (peer.received.get(DESTINATIONS.errors) ?? []).length === 2,
     );
     const listed = await t.call<AgentConnection[]>('/api/active-agents', { token: acme.watcher });
-    expect(
-      listed.body.find((agent) => agent.accountId === undefined || agent.queuedWorkflows.length === 400),
-    ).toBeDefined();
+    // The refused changes changed nothing: the consoles see the 400 entries accepted.
+    expect(listed.body.some((agent) => agent.queuedWorkflows.length === 400)).toBe(true);
   });
 
   it('tells agents of new and archived workflows', async () => {
