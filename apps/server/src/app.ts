@@ -136,9 +136,12 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   await live.start();
   const stomp = createStompServer<LiveContext>({ path: LIVE_PATH, handlers: live.handlers, log: app.log });
   attachUpgradeHandler(app.server, [stomp]);
-  app.addHook('onClose', async () => {
-    // Sockets first (their agents leave the presence), then what carries the presence, Redis last.
+  // Sockets first, before the HTTP server closes (open WebSockets would keep it from closing): their
+  // agents leave the presence. Then what carries the presence, Redis last.
+  app.addHook('preClose', async () => {
     await stomp.close();
+  });
+  app.addHook('onClose', async () => {
     live.stop();
     await backplane.close();
     await (events as Partial<RedisEventBus>).close?.();

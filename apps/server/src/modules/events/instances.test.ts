@@ -24,6 +24,7 @@ let a: TestApp;
 let admin: string;
 let acme: LiveTenant;
 let b: { process: ChildProcess; baseUrl: string; dataDir: string };
+let databaseUrl: string;
 const prefix = testPrefix();
 const peers: LivePeer[] = [];
 const { tenant, newKey } = liveTenants(
@@ -82,7 +83,8 @@ beforeAll(async () => {
   );
   admin = await a.login(ADMIN.email, ADMIN.password);
   acme = await tenant('Acme Robotics');
-  b = await startInstanceB(database.url);
+  databaseUrl = database.url;
+  b = await startInstanceB(databaseUrl);
 }, 90_000);
 
 afterAll(async () => {
@@ -159,6 +161,41 @@ describe('two instances over Redis', () => {
     expect(elsewhere).toBe('CONNECTED');
     expect(await agent.closed).toBe('ERROR_AGENT_REPLACED');
   }, 30_000);
+
+  it('stops on SIGTERM with agents connected, and its agents leave every console at once', async () => {
+    const c = await startInstanceB(databaseUrl);
+    try {
+      const watcher = await connectPeer(a.baseUrl, consoleHeaders(acme.watcher), [
+        DESTINATIONS.identity,
+        `${DESTINATIONS.connect}/${acme.company.tenantId}`,
+        `${DESTINATIONS.disconnect}/${acme.company.tenantId}`,
+      ]);
+      peers.push(watcher);
+      await watcher.next(DESTINATIONS.identity);
+      const key = await newKey(acme);
+      const mac = newMac();
+      const agent = await connectPeer(c.baseUrl, agentHeaders(key.key, mac), [DESTINATIONS.agentWorkflows]);
+      peers.push(agent);
+      const { sessionId } = await watcher.next<AgentConnection>(
+        `${DESTINATIONS.connect}/${acme.company.tenantId}`,
+        (connection) => connection.macAddress === mac,
+      );
+      const exited = new Promise<number | null>((resolve) => c.process.once('exit', (code) => resolve(code)));
+      const stoppedAt = Date.now();
+      c.process.kill('SIGTERM');
+      await watcher.next<{ sessionId: string }>(
+        `${DESTINATIONS.disconnect}/${acme.company.tenantId}`,
+        (message) => message.sessionId === sessionId,
+        INSTANCE_TTL_MS,
+      );
+      expect(await exited).toBe(0);
+      expect(Date.now() - stoppedAt).toBeLessThan(5000);
+      expect(await agent.closed).toBeNull();
+    } finally {
+      c.process.kill('SIGKILL');
+      await rm(c.dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('removes the agents of a killed instance from every console within the window', async () => {
     const watcher = await connectPeer(a.baseUrl, consoleHeaders(acme.watcher), [

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { AgentConnection, QueuedWorkflow } from '@opsdeck/contract/live';
 import { useId } from 'react';
@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Truncate } from '../../components/truncate';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
 import { isRunning } from './live-state';
-import { ordinal } from './ordinal';
+import { QueueStatusBadge } from './queue-status-badge';
 
 /** Spec section 9: an agent card shows its first 2 queued workflows. */
 export const CARD_QUEUE_ITEMS = 2;
@@ -101,15 +101,7 @@ function QueueItem({ item }: { item: QueuedWorkflow }) {
         <Text size="sm" fw={500} style={{ minWidth: 0 }}>
           <Truncate text={item.name} max={LIMITS.truncate.tableContent} />
         </Text>
-        {running ? (
-          <Badge color="teal" variant="light" leftSection={<Loader size={10} color="teal" aria-hidden="true" />}>
-            {t('events.item.running')}
-          </Badge>
-        ) : (
-          <Badge color="gray" variant="light">
-            {t('events.item.position', { position: ordinal(item.position) })}
-          </Badge>
-        )}
+        <QueueStatusBadge item={item} showPosition />
       </Group>
       {running && (
         <Text size="xs" c="dimmed">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Loader, Modal, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Modal, Tabs, Text } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { AgentConnection, AgentWorkflow, QueuedWorkflow } from '@opsdeck/contract/live';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { truncateText } from '../../lib/truncate';
 import type { LiveSource } from './live-source';
 import { isRunning } from './live-state';
 import { ordinal } from './ordinal';
+import { QueueStatusBadge } from './queue-status-badge';
 
 type Tab = 'workflows' | 'active';
 
@@ -77,16 +78,7 @@ export function AgentModal({ opened, agent, name, canCommand, source, onClose }:
       key: 'status',
       header: t('events.modal.columns.status'),
       priority: 2,
-      render: (row) =>
-        isRunning(row) ? (
-          <Badge color="teal" variant="light" leftSection={<Loader size={10} color="teal" aria-hidden="true" />}>
-            {t('events.item.running')}
-          </Badge>
-        ) : (
-          <Badge color="gray" variant="light">
-            {t('events.item.queued')}
-          </Badge>
-        ),
+      render: (row) => <QueueStatusBadge item={row} />,
     },
     {
       key: 'executionStart',
