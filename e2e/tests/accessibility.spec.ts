@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { signIn, USERS } from './support';
+import { agentWorkflowId, demoAgentKey, signIn, startTestAgent, type TestAgent, USERS } from './support';
 
 /**
  * axe-core over every built screen, its panels and its create/edit modals, as each kind of user
@@ -331,5 +331,92 @@ test.describe('accessibility of Workflows', () => {
     await fromMenu('Workflows: update workflow with its versions', 'Invoice intake.rax', 'Edit');
     await fromMenu('Workflows: download workflow', 'Invoice intake.rax', 'Download');
     await fromMenu('Workflows: delete workflow', 'Invoice intake.rax', 'Delete');
+  });
+});
+
+/**
+ * Workflow Events with a connected agent running one workflow and queuing another: the cards, the
+ * view-all modal's two tabs and a command's confirmation, as a company head.
+ */
+/**
+ * Pauses the endless animations (a running item's spinner): axe.ts's `settled` waits for every
+ * animation to end, which a spinner never does. Called again after each step that adds one.
+ */
+async function pauseSpinners(page: Page) {
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      if (animation.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY) animation.pause();
+    }
+  });
+}
+
+test.describe('accessibility of Workflow Events', () => {
+  test.describe.configure({ mode: 'default' });
+  let page: Page;
+  let agent: TestAgent | undefined;
+  test.beforeAll(async ({ browser }, testInfo) => {
+    const baseURL = testInfo.project.use.baseURL ?? '';
+    const key = await demoAgentKey(baseURL, NORTHWIND);
+    // Speed 1: the demo's 90 s workflow runs through the whole check.
+    agent = await startTestAgent(baseURL, key, { speed: 1 });
+    const workflow = agentWorkflowId(agent, 'Post invoices to SAP');
+    agent.execute(workflow);
+    agent.execute(workflow);
+    page = await signedInPage(browser, USERS.companyHead.email);
+  });
+  test.afterAll(async () => {
+    await agent?.stop();
+    await page?.context().close();
+  });
+
+  test('the agent cards, the view-all modal with both tabs, and a confirmation', async () => {
+    await openScreen(page, '/dashboard/workflow/events', 'Workflow Events');
+    await expect(page.getByTestId('live-status')).toHaveText('Live');
+    const card = page.getByTestId('agent-card');
+    await expect(card.getByTestId('queue-item')).toHaveCount(2);
+    await expect(card.getByTestId('queue-item').first()).toHaveAttribute('data-status', 'running');
+    await pauseSpinners(page);
+    await expectAccessible(page, 'Workflow Events');
+
+    await card.getByRole('button', { name: 'View all' }).click();
+    const modal = page.getByRole('dialog');
+    await expect(modal.getByRole('table', { name: 'Workflow List' }).locator('tbody tr').first()).toBeVisible();
+    await pauseSpinners(page);
+    await expectAccessible(page, 'Workflow Events: view all, Workflow List', '.mantine-Modal-content');
+    await modal.getByRole('tab', { name: /Active/ }).click();
+    await expect(modal.getByRole('table', { name: 'Active' }).locator('tbody tr')).toHaveCount(2);
+    await pauseSpinners(page);
+    await expectAccessible(page, 'Workflow Events: view all, Active', '.mantine-Modal-content');
+
+    await modal.getByRole('button', { name: 'Unqueue' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Unqueue workflow' });
+    await expect(confirm).toBeVisible();
+    await pauseSpinners(page);
+    await expectAccessible(page, 'Workflow Events: unqueue confirmation', '.mantine-Modal-content');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('the connection states: reconnecting, and refused with its alert', async () => {
+    // The browser's side of the channel, played here: first a socket that closes at once, then a
+    // server that refuses the CONNECT. (Last in this group: the route stays for the page's life.)
+    let refuse = false;
+    await page.routeWebSocket(/\/api\/live$/, (ws) => {
+      if (!refuse) return ws.close();
+      ws.onMessage((frame) => {
+        if (String(frame).startsWith('CONNECT')) ws.send('ERROR\nmessage:ERROR_FORBIDDEN\n\n\u0000');
+      });
+    });
+    await openScreen(page, '/dashboard/workflow/events', 'Workflow Events');
+    const status = page.getByTestId('live-status');
+    await expect(status).toHaveAttribute('data-status', 'reconnecting');
+    await expectAccessible(page, 'Workflow Events: reconnecting');
+    refuse = true;
+    await page.reload();
+    await expect(status).toHaveAttribute('data-status', 'refused');
+    await expect(page.getByTestId('live-error')).toBeVisible();
+    await expectAccessible(page, 'Workflow Events: refused');
   });
 });

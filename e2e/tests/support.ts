@@ -88,3 +88,134 @@ export async function asCompanyHead(request: APIRequestContext) {
     },
   };
 }
+
+/** A licence key an agent can connect with, and the machine it runs as. */
+export interface AgentKey {
+  key: string;
+  macAddress: string;
+  hostname: string;
+  /** The key's person, as the Events card names the agent; null for a generated key ('Agent User'). */
+  fullName: string | null;
+}
+
+/** The provider admin's API (apps/agent's, as the fleet uses it) on the server at `baseURL`. */
+async function adminApi(baseURL: string) {
+  const { AdminApi } = await import('@opsdeck/agent/fleet');
+  const api = new AdminApi(baseURL);
+  await api.signIn(USERS.admin.email, DEMO_PASSWORD);
+  return api;
+}
+
+/**
+ * The `index`-th demo key of `company` made from a registration file, read from its exported
+ * licence file (the full key is only there) with the first of its machines.
+ */
+export async function demoAgentKey(baseURL: string, company: string, index = 0): Promise<AgentKey> {
+  const { parseLicenseFile } = await import('@opsdeck/agent/license-file');
+  const api = await adminApi(baseURL);
+  const keys = (await api.accounts())
+    .filter((account) => account.license.company?.name === company && account.hasFile && !account.invalidated)
+    .sort((a, b) => a.id - b.id);
+  const account = keys[index];
+  if (!account) throw new Error(`${company} has no key with a licence file at ${index}`);
+  const file = parseLicenseFile(await api.licenseFile(account.id));
+  return {
+    key: file.key,
+    macAddress: file.macAddresses[0]!,
+    hostname: account.hostname ?? `agent-${account.id}`,
+    fullName: file.fullName,
+  };
+}
+
+/** A new key on one of `company`'s licences with room (no person: 'Agent User'), for a random machine. */
+export async function generatedAgentKey(baseURL: string, company: string): Promise<AgentKey> {
+  const { randomMac } = await import('@opsdeck/agent/license-file');
+  const api = await adminApi(baseURL);
+  const found = (await api.companies()).find((item) => item.name === company);
+  if (!found) throw new Error(`no company ${company}`);
+  const license = (await api.licenses(found.id)).find(
+    (item) => !item.invalidated && !item.expired && item.unusedAccounts > 0 && item.expirationDate > Date.now(),
+  );
+  const department = (await api.departments(found.tenantId)).find((item) => !item.archived);
+  if (!license || !department) throw new Error(`${company} has no licence with room or no department`);
+  const generated = await api.generate(found.id, license.id, department.id);
+  return { key: generated.key, macAddress: randomMac(), hostname: `e2e-agent-${generated.id}`, fullName: null };
+}
+
+export type TestAgent = import('@opsdeck/agent/agent').SimulatedAgent;
+
+/**
+ * Starts a simulated agent (apps/agent, a real client of the live channel) with `key` in this
+ * process, and resolves once it is connected and holds its workflow list. No runs of its own and
+ * no failures, so that only the test moves its queue; stop it with `agent.stop()`.
+ */
+export async function startTestAgent(
+  baseURL: string,
+  key: AgentKey,
+  options: { speed?: number; timeoutMs?: number } = {},
+): Promise<TestAgent> {
+  const { startAgent } = await import('@opsdeck/agent/agent');
+  const { DEMO_AGENT_SECRET } = await import('@opsdeck/contract/live');
+  const agent = startAgent({
+    url: baseURL,
+    licenseKey: key.key,
+    macAddress: key.macAddress,
+    hostname: key.hostname,
+    secret: DEMO_AGENT_SECRET,
+    speed: options.speed ?? 20,
+    failureRate: 0,
+    selfStartPerHour: 0,
+  });
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  try {
+    // Ready once its list has come; until then the last refusal of its CONNECT, if any, says why not.
+    await expect
+      .poll(
+        () => {
+          const { connected, workflows, lastRefusal } = agent.snapshot();
+          return connected && workflows.length > 0 ? 'ready' : (lastRefusal ?? 'connecting');
+        },
+        { timeout: timeoutMs, message: `the agent ${key.macAddress} connects and gets its workflows` },
+      )
+      .toBe('ready');
+  } catch (error) {
+    await agent.stop();
+    throw error;
+  }
+  return agent;
+}
+
+/** The id of the agent's workflow named `name`. */
+export function agentWorkflowId(agent: TestAgent, name: string): number {
+  const workflow = agent.snapshot().workflows.find((item) => item.name === name);
+  if (!workflow) throw new Error(`the agent has no workflow ${name}`);
+  return workflow.id;
+}
+
+/**
+ * Signs in through the API (POST /api/login) and hands the token to the console the way it reads
+ * it at start (local storage), without the login form: for tests about other screens, where the
+ * form's seconds add up. Takes effect at the page's next navigation.
+ */
+export async function signInByToken(page: Page, email: string, password = DEMO_PASSWORD) {
+  const response = await page.request.post('/api/login', {
+    headers: { 'X-App-Key': 'opsdeck-console' },
+    data: { username: email, password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const { token } = (await response.json()) as { token: string };
+  await page.addInitScript(
+    ([key, value]) => {
+      // Only the first time: a sign-out later in the test stays signed out across reloads.
+      try {
+        if (sessionStorage.getItem('e2e.tokenSet') === null) {
+          localStorage.setItem(key, value);
+          sessionStorage.setItem('e2e.tokenSet', '1');
+        }
+      } catch {
+        // about:blank and other opaque origins have no storage
+      }
+    },
+    ['opsdeck.authToken', token] as const,
+  );
+}
