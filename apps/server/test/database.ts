@@ -20,7 +20,6 @@ export async function openTestDatabase(): Promise<Database> {
 export async function openPostgresTestDatabase(
   url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
 ): Promise<Database & { url: string }> {
-
   const name = `opsdeck_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

@@ -1,5 +1,14 @@
 import { CONSOLE_APP_KEY } from '@opsdeck/contract/http';
-import { AGENT_APP_KEY, DEMO_AGENT_SECRET, LIVE_PATH } from '@opsdeck/contract/live';
+import {
+  AGENT_APP_KEY,
+  type AgentConnection,
+  DEMO_AGENT_SECRET,
+  DESTINATIONS,
+  LIVE_PATH,
+  TENANT_TOPICS,
+  type TenantTopic,
+  tenantTopic,
+} from '@opsdeck/contract/live';
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
 import WebSocket from 'ws';
 
@@ -157,4 +166,30 @@ export async function refusedWith(baseUrl: string, headers: Record<string, strin
   } catch (error) {
     return (error as { key?: string | null }).key ?? null;
   }
+}
+
+/** The connect message of the agent on `macAddress`, as a console of its tenant sees it. */
+export const agentArrival = (watcher: LivePeer, tenantId: string, macAddress: string) =>
+  watcher.next<AgentConnection>(
+    tenantTopic(DESTINATIONS.connect, tenantId),
+    (connection) => connection.macAddress === macAddress,
+  );
+
+/**
+ * A console acting on one tenant, subscribed to its identity, its errors and those tenant topics
+ * (every one by default); resolves once its identity arrived, so that nothing is missed after.
+ */
+export async function tenantConsole(
+  baseUrl: string,
+  token: string,
+  tenantId: string,
+  topics: readonly TenantTopic[] = TENANT_TOPICS,
+) {
+  const peer = await connectPeer(baseUrl, consoleHeaders(token), [
+    DESTINATIONS.identity,
+    DESTINATIONS.errors,
+    ...topics.map((topic) => tenantTopic(topic, tenantId)),
+  ]);
+  await peer.next(DESTINATIONS.identity);
+  return peer;
 }

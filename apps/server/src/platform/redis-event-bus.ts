@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type ChangeKind, createLocalEventBus, type DomainEvent, type EventBus, type Resource } from './events';
-import type { RedisConnections } from './redis';
+import { isRecord, jsonRecord, type RedisConnections } from './redis';
 
 type Envelope = { instanceId: string; event: DomainEvent };
 
@@ -128,16 +128,10 @@ const KINDS: Record<ChangeKind, true> = { created: true, updated: true, deleted:
 
 /** What another instance sent, checked: Redis is shared, and a bad message must not reach a subscriber. */
 function parseEnvelope(payload: string): Envelope | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
-  if (!value || typeof value !== 'object') return undefined;
-  const { instanceId, event } = value as Record<string, unknown>;
-  if (typeof instanceId !== 'string' || !event || typeof event !== 'object') return undefined;
-  const { resource, kind, ids, tenantId } = event as Record<string, unknown>;
+  const value = jsonRecord(payload);
+  const { instanceId, event } = value ?? {};
+  if (typeof instanceId !== 'string' || !isRecord(event)) return undefined;
+  const { resource, kind, ids, tenantId } = event;
   if (typeof resource !== 'string' || !Object.hasOwn(RESOURCES, resource)) return undefined;
   if (typeof kind !== 'string' || !Object.hasOwn(KINDS, kind)) return undefined;
   if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) return undefined;

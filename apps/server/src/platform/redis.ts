@@ -173,3 +173,19 @@ export function redisFailureReason(error: unknown): string {
   if (error instanceof Error) return [(error as { code?: unknown }).code, error.message].filter(Boolean).join(' ');
   return error === undefined ? 'connection closed' : String(error);
 }
+
+/**
+ * A JSON object another instance wrote to Redis (shared, so never trusted): the object, or
+ * undefined for anything that is not JSON or not an object.
+ */
+export function jsonRecord(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -13,7 +13,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { agentHeaders, connectPeer, consoleHeaders, type LivePeer, liveUrl, refusedWith } from '../../../test/live';
+import {
+  agentArrival,
+  agentHeaders,
+  connectPeer,
+  consoleHeaders,
+  type LivePeer,
+  liveUrl,
+  refusedWith,
+} from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { tokenFor } from '../../../test/sign-in';
 import { uploadWorkflow } from '../../../test/workflow-files';
@@ -238,10 +246,7 @@ describe('between consoles and agents', () => {
     const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
     await watcher.next(DESTINATIONS.identity);
     const { peer, mac } = await agentOf(acme);
-    const connected = await watcher.next<AgentConnection>(
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      (agent) => agent.macAddress === mac,
-    );
+    const connected = await agentArrival(watcher, acme.company.tenantId, mac);
     expect(connected).toMatchObject({
       tenantId: acme.company.tenantId,
       companyName: 'Acme Robotics',
@@ -274,10 +279,7 @@ describe('between consoles and agents', () => {
     const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
     await watcher.next(DESTINATIONS.identity);
     const { peer, mac } = await agentOf(acme);
-    const { sessionId } = await watcher.next<AgentConnection>(
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      (agent) => agent.macAddress === mac,
-    );
+    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
 
     await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
     expect(await peer.next<AgentCommand>(DESTINATIONS.agentCommands)).toEqual({

@@ -9,7 +9,7 @@ import { type AgentCommand, type AgentConnection, DEMO_AGENT_SECRET, DESTINATION
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { openPostgresTestDatabase } from '../../../test/database';
-import { agentHeaders, connectPeer, consoleHeaders, type LivePeer } from '../../../test/live';
+import { agentArrival, agentHeaders, connectPeer, type LivePeer, tenantConsole } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { deleteKeys, REDIS_URL, testPrefix } from '../../../test/redis';
 
@@ -97,14 +97,11 @@ afterAll(async () => {
 
 describe('two instances over Redis', () => {
   it('lets a console on one instance command an agent on the other, and see its queue move', async () => {
-    const watcher = await connectPeer(a.baseUrl, consoleHeaders(acme.watcher), [
-      DESTINATIONS.identity,
-      DESTINATIONS.errors,
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      `${DESTINATIONS.queue}/${acme.company.tenantId}`,
+    const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
+      DESTINATIONS.connect,
+      DESTINATIONS.queue,
     ]);
     peers.push(watcher);
-    await watcher.next(DESTINATIONS.identity);
 
     const key = await newKey(acme);
     const mac = newMac();
@@ -113,10 +110,7 @@ describe('two instances over Redis', () => {
       DESTINATIONS.agentCommands,
     ]);
     peers.push(agent);
-    const { sessionId } = await watcher.next<AgentConnection>(
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      (connection) => connection.macAddress === mac,
-    );
+    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
 
     await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
     expect(await agent.next<AgentCommand>(DESTINATIONS.agentCommands)).toEqual({
@@ -165,21 +159,16 @@ describe('two instances over Redis', () => {
   it('stops on SIGTERM with agents connected, and its agents leave every console at once', async () => {
     const c = await startInstanceB(databaseUrl);
     try {
-      const watcher = await connectPeer(a.baseUrl, consoleHeaders(acme.watcher), [
-        DESTINATIONS.identity,
-        `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-        `${DESTINATIONS.disconnect}/${acme.company.tenantId}`,
+      const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
+        DESTINATIONS.connect,
+        DESTINATIONS.disconnect,
       ]);
       peers.push(watcher);
-      await watcher.next(DESTINATIONS.identity);
       const key = await newKey(acme);
       const mac = newMac();
       const agent = await connectPeer(c.baseUrl, agentHeaders(key.key, mac), [DESTINATIONS.agentWorkflows]);
       peers.push(agent);
-      const { sessionId } = await watcher.next<AgentConnection>(
-        `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-        (connection) => connection.macAddress === mac,
-      );
+      const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
       const exited = new Promise<number | null>((resolve) => c.process.once('exit', (code) => resolve(code)));
       const stoppedAt = Date.now();
       c.process.kill('SIGTERM');
@@ -198,21 +187,16 @@ describe('two instances over Redis', () => {
   }, 60_000);
 
   it('removes the agents of a killed instance from every console within the window', async () => {
-    const watcher = await connectPeer(a.baseUrl, consoleHeaders(acme.watcher), [
-      DESTINATIONS.identity,
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      `${DESTINATIONS.disconnect}/${acme.company.tenantId}`,
+    const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
+      DESTINATIONS.connect,
+      DESTINATIONS.disconnect,
     ]);
     peers.push(watcher);
-    await watcher.next(DESTINATIONS.identity);
     const key = await newKey(acme);
     const mac = newMac();
     const agent = await connectPeer(b.baseUrl, agentHeaders(key.key, mac), [DESTINATIONS.agentWorkflows]);
     peers.push(agent);
-    const { sessionId } = await watcher.next<AgentConnection>(
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      (connection) => connection.macAddress === mac,
-    );
+    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
 
     const killedAt = Date.now();
     b.process.kill('SIGKILL');

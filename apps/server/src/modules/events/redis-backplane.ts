@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../platform/errors';
-import { isRedisUnavailable, type RedisConnections, withRedis } from '../../platform/redis';
+import { isRecord, isRedisUnavailable, jsonRecord, type RedisConnections, withRedis } from '../../platform/redis';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
 
 /** What goes over the channel: a message of an instance, or its goodbye when it stops gracefully. */
@@ -311,30 +311,17 @@ export function createRedisBackplane(options: {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** What another instance sent, checked for its envelope (Redis is shared; a bad message is dropped). */
 function parseEnvelope(payload: string): Envelope | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || typeof value.instanceId !== 'string') return undefined;
+  const value = jsonRecord(payload);
+  if (!value || typeof value.instanceId !== 'string') return undefined;
   if (value.bye === true) return { instanceId: value.instanceId, bye: true };
   if (!isRecord(value.message) || typeof value.message.type !== 'string') return undefined;
   return { instanceId: value.instanceId, message: value.message as BackplaneMessage };
 }
 
 function parsePresenceEntry(raw: string): PresenceEntry | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (!isRecord(value) || typeof value.instanceId !== 'string' || !isRecord(value.agent)) return undefined;
-    return value as PresenceEntry;
-  } catch {
-    return undefined;
-  }
+  const value = jsonRecord(raw);
+  if (!value || typeof value.instanceId !== 'string' || !isRecord(value.agent)) return undefined;
+  return value as PresenceEntry;
 }

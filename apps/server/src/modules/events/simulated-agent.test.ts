@@ -8,7 +8,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { connectPeer, consoleHeaders, type LivePeer } from '../../../test/live';
+import { agentArrival, type LivePeer, tenantConsole } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { executionLogs } from '../../db/schema';
 
@@ -40,13 +40,10 @@ describe('the simulated agent', () => {
     const key = await newKey(acme);
     const mac = newMac();
     const queueTopic = `${DESTINATIONS.queue}/${acme.company.tenantId}`;
-    watcher = await connectPeer(t.baseUrl, consoleHeaders(acme.watcher), [
-      DESTINATIONS.identity,
-      DESTINATIONS.errors,
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      queueTopic,
+    watcher = await tenantConsole(t.baseUrl, acme.watcher, acme.company.tenantId, [
+      DESTINATIONS.connect,
+      DESTINATIONS.queue,
     ]);
-    await watcher.next(DESTINATIONS.identity);
 
     // Two steps of 30 s at speed 300: a run of about 0.2 s; it never fails here.
     agent = startAgent({
@@ -60,10 +57,7 @@ describe('the simulated agent', () => {
       selfStartPerHour: 0,
       log: () => {},
     });
-    const { sessionId } = await watcher.next<AgentConnection>(
-      `${DESTINATIONS.connect}/${acme.company.tenantId}`,
-      (connection) => connection.macAddress === mac,
-    );
+    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
     const reported = new Promise<string>((resolve) => agent.once('receipted', resolve));
 
     await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
