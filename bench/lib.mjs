@@ -1,6 +1,6 @@
 // @ts-check
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,17 +27,81 @@ export async function waitFor(url, timeoutMs = 120_000) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const children = new Set();
+/** Directories to remove if the benchmark exits before its own cleanup ran. */
+const leftovers = new Set();
+let exitHooked = false;
+
+function hookExit() {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const each of children) if (each.exitCode === null && each.signalCode === null) each.kill('SIGKILL');
+    for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
+  });
+  for (const [signal, code] of /** @type {const} */ ([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])) {
+    process.once(signal, () => process.exit(code));
+  }
+}
+
+/**
+ * Removes `dir` when this process exits, if it is still there (a Ctrl-C skips `finally` blocks).
+ * @param {string} dir
+ */
+export function removeOnExit(dir) {
+  hookExit();
+  leftovers.add(dir);
+  return dir;
+}
+
+/**
+ * Kills `child` (SIGKILL) if it is still running when this process exits, whatever ends it: a
+ * thrown error, `process.exit`, Ctrl-C or a SIGTERM (both then exit with 130/143). Answers the child.
+ * @template {import('node:child_process').ChildProcess} T
+ * @param {T} child
+ * @returns {T}
+ */
+export function killOnExit(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  hookExit();
+  return child;
+}
+
+/**
+ * A process's resident memory (VmRSS, VmHWM; bytes) and CPU time (user + system; seconds).
+ * @param {number} pid
+ */
+export function processState(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (/** @type {string} */ field) =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  // /proc/<pid>/stat: utime and stime are fields 14 and 15, counted after the ")" closing the name;
+  // Linux counts them in clock ticks of 10 ms.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM'), cpu };
+}
+
 /**
  * Runs the Opsdeck server on a port and a data directory of its own (removed when it stops, unless
- * the caller named one); output discarded.
- * @param {{ port: number, dataDir?: string, env?: Record<string, string> }} options
+ * the caller named one); output discarded, or appended to `logFile`. `nodeArgs` go before the
+ * script (`--cpu-prof`, `--max-old-space-size=…`). The server is killed if the benchmark exits
+ * without stopping it.
+ * @param {{ port: number, dataDir?: string, env?: Record<string, string>, nodeArgs?: string[], logFile?: string }} options
  */
-export function startServer({ port, dataDir, env = {} }) {
+export function startServer({ port, dataDir, env = {}, nodeArgs = [], logFile }) {
   const ownDir = dataDir === undefined;
-  const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const dir = dataDir ?? removeOnExit(mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-')));
+  const log = logFile ? openSync(logFile, 'a') : 'ignore';
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    stdio: 'ignore',
+    stdio: ['ignore', log, log],
     env: {
       ...process.env,
       PORT: String(port),
@@ -47,16 +111,24 @@ export function startServer({ port, dataDir, env = {} }) {
       ...env,
     },
   });
+  killOnExit(child);
   return {
     child,
     dataDir: dir,
-    /** @returns {Promise<void>} */
+    /**
+     * SIGTERM, then SIGKILL if it has not exited within 15 s; resolves once it has (at once if it had).
+     * @returns {Promise<void>}
+     */
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', () => {
+        const done = () => {
+          clearTimeout(kill);
           if (ownDir) rmSync(dir, { recursive: true, force: true });
           resolve();
-        });
+        };
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
       }),
   };
@@ -87,7 +159,7 @@ export async function onEachBackend(name, measure) {
     }
   }
   if (backends.includes('pglite')) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), `opsdeck-bench-${name}-`));
+    const dataDir = removeOnExit(mkdtempSync(path.join(tmpdir(), `opsdeck-bench-${name}-`)));
     try {
       await measure('PGlite', { DATA_DIR: dataDir });
     } finally {

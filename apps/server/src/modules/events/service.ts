@@ -143,20 +143,36 @@ export function createEventsService(options: EventsServiceOptions) {
     }
   }
 
-  /** `/topic/active-agents`: the whole list, coalesced per console. */
+  /**
+   * `/topic/active-agents`: the whole list of each console's scope, coalesced (at most one list a
+   * console per interval) and, per scope, built and serialised once for every console that shares it.
+   * The interval grows with the lists (a list of 2,500 agents is about 1 MB): the connect and
+   * disconnect topics carry the changes in between.
+   */
   function scheduleActiveAgents(agentTenant: string | null) {
     for (const session of consoles) {
       if (sees(session.context as ConsoleContext, agentTenant) && session.isSubscribed(DESTINATIONS.activeAgents))
         pendingLists.add(session);
     }
     if (pendingLists.size === 0 || listTimer) return;
-    listTimer = setTimeout(() => {
-      listTimer = undefined;
-      for (const session of pendingLists) {
-        if (!session.closed) session.send(DESTINATIONS.activeAgents, agentsSeenBy(session.context as ConsoleContext));
+    const every = options.activeAgentsEveryMs ?? 250;
+    listTimer = setTimeout(flushActiveAgents, every * Math.max(1, Math.ceil(presence.size / 1000)));
+  }
+
+  function flushActiveAgents() {
+    listTimer = undefined;
+    const lists = new Map<string | null, string>();
+    for (const session of pendingLists) {
+      if (session.closed) continue;
+      const scope = tenantOf(session.context as ConsoleContext);
+      let list = lists.get(scope);
+      if (list === undefined) {
+        list = JSON.stringify(agentsSeenBy(session.context as ConsoleContext));
+        lists.set(scope, list);
       }
-      pendingLists.clear();
-    }, options.activeAgentsEveryMs ?? 250);
+      session.sendRaw(DESTINATIONS.activeAgents, list);
+    }
+    pendingLists.clear();
   }
 
   // ----- presence, as every instance applies the backplane's messages -----------------------
@@ -278,7 +294,7 @@ export function createEventsService(options: EventsServiceOptions) {
     const [firstName = '', ...rest] = (key.fullName ?? '').trim().split(/\s+/).filter(Boolean);
     const last = await lastExecutions(db, key.accountId);
     const workflows: AgentWorkflow[] = key.tenantId
-      ? (await runnableWorkflows(db, key.tenantId)).map((row) => ({ ...row, lastExecution: last.get(row.id) ?? null }))
+      ? (await tenantWorkflows(key.tenantId)).map((row) => ({ ...row, lastExecution: last.get(row.id) ?? null }))
       : [];
     const agent: AgentConnection = {
       sessionId: session.id,
@@ -302,6 +318,21 @@ export function createEventsService(options: EventsServiceOptions) {
       keyDigest: identity.keyDigest,
     });
     await backplane.saveAgent(entry).catch((err: unknown) => log.warn({ err }, 'presence not saved'));
+  }
+
+  /**
+   * What a company's agents may run is the same for all of them: read once per company and kept
+   * until its workflows change (10,000 agents reconnecting read it a few times, not 10,000).
+   */
+  const workflowLists = new Map<string, Promise<{ id: number; name: string }[]>>();
+  function tenantWorkflows(tenantId: string) {
+    let list = workflowLists.get(tenantId);
+    if (!list) {
+      list = runnableWorkflows(db, tenantId);
+      workflowLists.set(tenantId, list);
+      list.catch(() => workflowLists.delete(tenantId));
+    }
+    return list;
   }
 
   /** What the agent may run, sent when it subscribes, then as the workflows change. */
@@ -528,6 +559,7 @@ export function createEventsService(options: EventsServiceOptions) {
     (event) => {
       switch (event.resource) {
         case 'workflows':
+          if (event.tenantId) workflowLists.delete(event.tenantId);
           return onWorkflowsChanged(event);
         case 'licenses': {
           const ids = new Set(event.ids);

@@ -1,0 +1,212 @@
+// @ts-check
+// What the live-channel benchmarks (live-sessions, live-latency, live-fanout) share: the seed, the
+// server with its agent secret, the client processes (live-worker.mjs) and their messages.
+import { fork, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { killOnExit, processState, root } from './lib.mjs';
+import { connectStomp } from './live-stomp.mjs';
+
+/** The server's agent secret, set explicitly (the embedded demo's default would do too). */
+export const AGENT_SECRET = 'opsdeck-bench-agent-secret';
+export const HEAD_PASSWORD = 'bench-password';
+
+/** The server's environment for a live benchmark: no demo agents, a quiet log, our agent secret. */
+export const serverEnv = (/** @type {Record<string, string>} */ env) => ({
+  ...env,
+  DEMO: '0',
+  LOG_LEVEL: 'warn',
+  ADMIN_PASSWORD: 'bench-admin',
+  AGENT_SECRET,
+});
+
+/**
+ * The server's node options: BENCH_CPU_PROF=<directory> writes a CPU profile of the whole run
+ * there (`node --cpu-prof`), to open in Chrome's DevTools or read with a script.
+ */
+export const serverNodeArgs = () =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+
+/**
+ * `--name value` options of the command line, with defaults (numbers stay numbers, a list of
+ * numbers `1000,10000` becomes an array).
+ * @template {Record<string, number | number[] | string>} T
+ * @param {T} defaults
+ * @returns {T}
+ */
+export function options(defaults) {
+  /** @type {Record<string, number | number[] | string>} */
+  const result = { ...defaults };
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i += 1) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i] ?? '');
+    if (!match) throw new Error(`unknown argument ${args[i]}`);
+    const name = (match[1] ?? '').replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    if (!(name in defaults)) throw new Error(`unknown option --${match[1]} (${Object.keys(defaults).join(', ')})`);
+    const value = match[2] ?? args[++i] ?? '';
+    const fallback = defaults[name];
+    result[name] = Array.isArray(fallback)
+      ? value.split(',').map(Number)
+      : typeof fallback === 'number'
+        ? Number(value)
+        : value;
+  }
+  return /** @type {T} */ (result);
+}
+
+/**
+ * Seeds the database of `env` (bench/seed-live.ts) and answers what the agents and consoles need:
+ * the companies (tenant id, head's e-mail and password) and the full keys with their MAC address.
+ * @param {Record<string, string>} env
+ * @param {{ companies: number, keys: number, workflows?: number }} counts
+ * @returns {{ companies: { tenantId: string, name: string, email: string, password: string }[],
+ *   agents: { key: string, mac: string, company: number, index: number }[] }}
+ */
+export function seedLive(env, counts) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'opsdeck-live-keys-'));
+  const keysFile = path.join(dir, 'keys.json');
+  try {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed-live.ts'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ...env,
+        BENCH_COMPANIES: String(counts.companies),
+        BENCH_KEYS: String(counts.keys),
+        BENCH_WORKFLOWS_PER_COMPANY: String(counts.workflows ?? 10),
+        BENCH_HEAD_PASSWORD: HEAD_PASSWORD,
+        BENCH_KEYS_FILE: keysFile,
+      },
+    });
+    if (result.status !== 0) throw new Error('seeding failed');
+    const seeded = JSON.parse(readFileSync(keysFile, 'utf8'));
+    seeded.agents = seeded.agents.map((/** @type {any} */ agent, /** @type {number} */ index) => ({ ...agent, index }));
+    return seeded;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const liveUrl = (/** @type {number} */ port) => `ws://127.0.0.1:${port}/api/live`;
+
+/** A console's CONNECT headers (LIVE.md, Consoles). */
+export const consoleHeaders = (/** @type {string} */ token) => ({
+  'X-App-Key': 'opsdeck-console',
+  'X-Auth-Token': token,
+  platform: 'console',
+});
+
+/**
+ * A client process (bench/live-worker.mjs), killed if the benchmark exits first. `next(type)`
+ * resolves with its next message of that type (a `failed` message rejects); `on(type, handler)`
+ * sees every one.
+ */
+export function startWorker() {
+  const child = killOnExit(
+    fork(path.join(root, 'bench/live-worker.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
+  /** @type {Map<string, ((message: any) => void)[]>} */
+  const waiting = new Map();
+  /** @type {Map<string, (message: any) => void>} */
+  const handlers = new Map();
+  /** @type {((error: Error) => void)[]} */
+  const failing = [];
+  child.on('message', (/** @type {any} */ message) => {
+    if (message.type === 'failed') {
+      for (const reject of failing.splice(0)) reject(new Error(`worker: ${message.message}`));
+      return;
+    }
+    handlers.get(message.type)?.(message);
+    const queue = waiting.get(message.type);
+    const resolve = queue?.shift();
+    resolve?.(message);
+  });
+  child.on('exit', (code) => {
+    for (const reject of failing.splice(0)) reject(new Error(`worker exited (${code})`));
+  });
+  return {
+    child,
+    /** @param {any} task */
+    tell: (task) => child.send(task),
+    /** @param {string} type @returns {Promise<any>} */
+    next: (type) =>
+      new Promise((resolve, reject) => {
+        if (!waiting.has(type)) waiting.set(type, []);
+        waiting.get(type)?.push(resolve);
+        failing.push(reject);
+      }),
+    /** @param {string} type @param {(message: any) => void} handler */
+    on: (type, handler) => handlers.set(type, handler),
+    /** Closes its connections and waits for it to exit. */
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null || !child.connected) {
+          child.kill('SIGKILL');
+          return resolve(undefined);
+        }
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve(undefined);
+        });
+        child.send({ type: 'stop' });
+      }),
+  };
+}
+
+/** @typedef {ReturnType<typeof startWorker>} Worker */
+
+/**
+ * Splits `items` into `parts` nearly equal slices, in order.
+ * @template T
+ * @param {T[]} items
+ * @param {number} parts
+ * @returns {T[][]}
+ */
+export function split(items, parts) {
+  const size = Math.ceil(items.length / parts);
+  return Array.from({ length: parts }, (_, i) => items.slice(i * size, (i + 1) * size)).filter((part) => part.length);
+}
+
+/** The server's resident memory in MiB. */
+export const rssMiB = (/** @type {number} */ pid) => processState(pid).rss / 1024 / 1024;
+
+/**
+ * Waits until the live channel at `url` takes a CONNECT (any answer, even a refusal, means the
+ * STOMP server is there); throws if it does not within `timeoutMs`.
+ * @param {string} url
+ */
+export async function waitForLive(url, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const connection = await connectStomp(url, { 'X-App-Key': 'opsdeck-console', platform: 'console' });
+      connection.close();
+      return;
+    } catch (error) {
+      const key = /** @type {{ key?: string }} */ (error).key;
+      if (key?.startsWith('ERROR_')) return;
+      if (Date.now() > deadline)
+        throw new Error(`${url} did not answer STOMP: ${/** @type {Error} */ (error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** A table of rows of cells, the first row its header, columns padded (numbers right-aligned). */
+export function table(/** @type {(string | number)[][]} */ rows) {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          typeof cell === 'number'
+            ? String(cell).padStart(widths[column] ?? 0)
+            : String(cell).padEnd(widths[column] ?? 0),
+        )
+        .join('  '),
+    )
+    .join('\n');
+}
