@@ -32,6 +32,30 @@ const { tenant, newKey } = liveTenants(
   () => admin,
 );
 
+/** A console on A watching Acme's agents come and go (closed after the file). */
+async function watcherOnA() {
+  const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
+    DESTINATIONS.connect,
+    DESTINATIONS.disconnect,
+    DESTINATIONS.queue,
+  ]);
+  peers.push(watcher);
+  return watcher;
+}
+
+/** An agent of Acme on the instance at `baseUrl`, once `watcher` has seen it connect. */
+async function agentOn(baseUrl: string, watcher: LivePeer) {
+  const key = await newKey(acme);
+  const mac = newMac();
+  const agent = await connectPeer(baseUrl, agentHeaders(key.key, mac), [
+    DESTINATIONS.agentWorkflows,
+    DESTINATIONS.agentCommands,
+  ]);
+  peers.push(agent);
+  const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
+  return { key, mac, agent, sessionId };
+}
+
 async function freePort() {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,20 +121,8 @@ afterAll(async () => {
 
 describe('two instances over Redis', () => {
   it('lets a console on one instance command an agent on the other, and see its queue move', async () => {
-    const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
-      DESTINATIONS.connect,
-      DESTINATIONS.queue,
-    ]);
-    peers.push(watcher);
-
-    const key = await newKey(acme);
-    const mac = newMac();
-    const agent = await connectPeer(b.baseUrl, agentHeaders(key.key, mac), [
-      DESTINATIONS.agentWorkflows,
-      DESTINATIONS.agentCommands,
-    ]);
-    peers.push(agent);
-    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
+    const watcher = await watcherOnA();
+    const { key, mac, agent, sessionId } = await agentOn(b.baseUrl, watcher);
 
     await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
     expect(await agent.next<AgentCommand>(DESTINATIONS.agentCommands)).toEqual({
@@ -159,16 +171,8 @@ describe('two instances over Redis', () => {
   it('stops on SIGTERM with agents connected, and its agents leave every console at once', async () => {
     const c = await startInstanceB(databaseUrl);
     try {
-      const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
-        DESTINATIONS.connect,
-        DESTINATIONS.disconnect,
-      ]);
-      peers.push(watcher);
-      const key = await newKey(acme);
-      const mac = newMac();
-      const agent = await connectPeer(c.baseUrl, agentHeaders(key.key, mac), [DESTINATIONS.agentWorkflows]);
-      peers.push(agent);
-      const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
+      const watcher = await watcherOnA();
+      const { agent, sessionId } = await agentOn(c.baseUrl, watcher);
       const exited = new Promise<number | null>((resolve) => c.process.once('exit', (code) => resolve(code)));
       const stoppedAt = Date.now();
       c.process.kill('SIGTERM');
@@ -187,16 +191,8 @@ describe('two instances over Redis', () => {
   }, 60_000);
 
   it('removes the agents of a killed instance from every console within the window', async () => {
-    const watcher = await tenantConsole(a.baseUrl, acme.watcher, acme.company.tenantId, [
-      DESTINATIONS.connect,
-      DESTINATIONS.disconnect,
-    ]);
-    peers.push(watcher);
-    const key = await newKey(acme);
-    const mac = newMac();
-    const agent = await connectPeer(b.baseUrl, agentHeaders(key.key, mac), [DESTINATIONS.agentWorkflows]);
-    peers.push(agent);
-    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
+    const watcher = await watcherOnA();
+    const { agent, sessionId } = await agentOn(b.baseUrl, watcher);
 
     const killedAt = Date.now();
     b.process.kill('SIGKILL');
