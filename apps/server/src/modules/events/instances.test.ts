@@ -192,7 +192,7 @@ describe('two instances over Redis', () => {
 
   it('removes the agents of a killed instance from every console within the window', async () => {
     const watcher = await watcherOnA();
-    const { agent, sessionId } = await agentOn(b.baseUrl, watcher);
+    const { sessionId } = await agentOn(b.baseUrl, watcher);
 
     const killedAt = Date.now();
     b.process.kill('SIGKILL');
