@@ -41,7 +41,12 @@ type ConsoleContext = {
   /** What it connected with, to check again when sessions, users or roles change. */
   readonly credentials: { appKey: string | undefined; token: string; tenantId: string | undefined };
 };
-type AgentContext = { readonly kind: 'agent'; readonly identity: AgentIdentity };
+type AgentContext = {
+  readonly kind: 'agent';
+  readonly identity: AgentIdentity;
+  /** Read before CONNECTED is sent, so that the agent is listed the moment it is told it is connected. */
+  readonly workflows: AgentWorkflow[];
+};
 export type LiveContext = ConsoleContext | AgentContext;
 type LiveSession = StompSession<LiveContext>;
 
@@ -285,17 +290,19 @@ export function createEventsService(options: EventsServiceOptions) {
         key: 'ERROR_AGENT_REPLACED',
       });
     }
-    return { kind: 'agent', identity };
-  }
-
-  async function agentConnected(session: LiveSession) {
-    const { identity } = session.context as AgentContext;
     const { key } = identity;
-    const [firstName = '', ...rest] = (key.fullName ?? '').trim().split(/\s+/).filter(Boolean);
     const last = await lastExecutions(db, key.accountId);
     const workflows: AgentWorkflow[] = key.tenantId
       ? (await tenantWorkflows(key.tenantId)).map((row) => ({ ...row, lastExecution: last.get(row.id) ?? null }))
       : [];
+    return { kind: 'agent', identity, workflows };
+  }
+
+  /** Synchronous up to the publish: with one instance the agent is listed before any frame of its client is read. */
+  async function agentConnected(session: LiveSession) {
+    const { identity, workflows } = session.context as AgentContext;
+    const { key } = identity;
+    const [firstName = '', ...rest] = (key.fullName ?? '').trim().split(/\s+/).filter(Boolean);
     const agent: AgentConnection = {
       sessionId: session.id,
       tenantId: key.tenantId,
