@@ -12,9 +12,8 @@ export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'] as con
 export const SERVER_HEART_BEAT = [10_000, 10_000] as const;
 /** Frames over this many bytes (command, headers and body) are refused and the socket closed. */
 export const MAX_FRAME_BYTES = 64 * 1024;
-/** The agents' application key (X-App-Key), one of APP_KEYS. */
-export const AGENT_APP_KEY = 'opsdeck-agent';
-export const CONSOLE_APP_KEY = 'opsdeck-console';
+/** The agents' and the console's application keys (X-App-Key), as the HTTP API knows them. */
+export { AGENT_APP_KEY, CONSOLE_APP_KEY } from './http';
 /** The embedded demo's agent secret (X-App-Secret) when AGENT_SECRET is not set. */
 export const DEMO_AGENT_SECRET = 'opsdeck-agent-secret';
 

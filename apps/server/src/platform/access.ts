@@ -62,7 +62,8 @@ type TenantOptions = Pick<AccessControlOptions, 'resolveTenant'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** A request header's first value; `name` in lower case, as Node keeps them. */
+export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -4,7 +4,7 @@ import { CONNECT_HEADERS } from '@opsdeck/contract/live';
 import { keyDigest, normalizeKey } from '@opsdeck/licensing/keys';
 import { normalizeMac } from '@opsdeck/licensing/registration';
 import type { Executor } from '../../db/client';
-import { AppError, forbidden, unauthorized } from '../../platform/errors';
+import { forbidden, unauthorized } from '../../platform/errors';
 import { type AgentKeyRow, claimMacAddress, findAgentKey } from './queries';
 
 /** An agent as its key and machine identify it, after every check of LIVE.md (Agents). */
@@ -76,5 +76,3 @@ export async function identifyAgent(options: AgentKeyOptions, header: AgentHeade
   }
   return { key, keyDigest: digest, macAddress, hostname };
 }
-
-export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -2,7 +2,7 @@ import { AgentConnection } from '@opsdeck/contract/live';
 import { WorkflowIdParams } from '@opsdeck/contract/workflows';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, requireAuth } from '../../platform/access';
+import { access, header, requireAuth } from '../../platform/access';
 import { sendFile } from '../../platform/content-disposition';
 import { forbidden } from '../../platform/errors';
 import { FileBody } from '../workflows/routes';
@@ -45,11 +45,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ live: EventsService; workflow
       },
     },
     async (request, reply) => {
-      const header = (name: string) => {
-        const value = request.headers[name.toLowerCase()];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      const agent = await live.identifyAgent(header);
+      const agent = await live.identifyAgent((name) => header(request, name.toLowerCase()));
       if (!agent.key.tenantId) throw forbidden('ERROR_TENANT_FORBIDDEN');
       return sendFile(reply, await workflows.currentFile(agent.key.tenantId, request.params.id));
     },

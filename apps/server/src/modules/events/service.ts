@@ -128,12 +128,14 @@ export function createEventsService(options: EventsServiceOptions) {
 
   /** The tenant a console watches; null: an admin watching every company. */
   const tenantOf = (context: ConsoleContext) => context.auth.tenantId;
-  const sees = (context: ConsoleContext, agentTenant: string | null) =>
-    tenantOf(context) === null || tenantOf(context) === agentTenant;
+  const sees = (context: ConsoleContext, agentTenant: string | null) => watches(tenantOf(context), agentTenant);
+  /** Whether a console acting on `scope` (null: every company) sees an agent of `agentTenant`. */
+  const watches = (scope: string | null, agentTenant: string | null) => scope === null || scope === agentTenant;
 
-  function agentsSeenBy(context: ConsoleContext): AgentConnection[] {
+  /** The agents a console acting on `scope` sees, oldest connection first. */
+  function agentsSeenBy(scope: string | null): AgentConnection[] {
     const seen: AgentConnection[] = [];
-    for (const entry of presence.values()) if (sees(context, entry.agent.tenantId)) seen.push(entry.agent);
+    for (const entry of presence.values()) if (watches(scope, entry.agent.tenantId)) seen.push(entry.agent);
     return seen.sort((a, b) => a.connectedAt - b.connectedAt || a.sessionId.localeCompare(b.sessionId));
   }
 
@@ -172,7 +174,7 @@ export function createEventsService(options: EventsServiceOptions) {
       const scope = tenantOf(session.context as ConsoleContext);
       let list = lists.get(scope);
       if (list === undefined) {
-        list = JSON.stringify(agentsSeenBy(session.context as ConsoleContext));
+        list = JSON.stringify(agentsSeenBy(scope));
         lists.set(scope, list);
       }
       session.sendRaw(DESTINATIONS.activeAgents, list);
@@ -516,7 +518,7 @@ export function createEventsService(options: EventsServiceOptions) {
     const context = session.context as ConsoleContext;
     switch (destination) {
       case DESTINATIONS.requestActiveAgents:
-        session.send(DESTINATIONS.activeAgentsReply, agentsSeenBy(context));
+        session.send(DESTINATIONS.activeAgentsReply, agentsSeenBy(tenantOf(context)));
         return;
       case DESTINATIONS.executeCommand: {
         const command = parse(ExecuteCommand, body);
@@ -632,13 +634,7 @@ export function createEventsService(options: EventsServiceOptions) {
   return {
     handlers,
     /** `GET /api/active-agents`: the same list as `/request/active-agents`. */
-    activeAgents(auth: RequestAuth): AgentConnection[] {
-      return agentsSeenBy({
-        kind: 'console',
-        auth,
-        credentials: { appKey: undefined, token: '', tenantId: undefined },
-      });
-    },
+    activeAgents: (auth: RequestAuth): AgentConnection[] => agentsSeenBy(auth.tenantId),
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
     identifyAgent: (header: (name: string) => string | undefined) =>
       identifyAgent({ db, appKeys: options.access.appKeys, agentSecret: options.agentSecret }, header),
@@ -649,8 +645,6 @@ export function createEventsService(options: EventsServiceOptions) {
       if (listTimer) clearTimeout(listTimer);
       unsubscribe();
     },
-    /** For tests: how many agents every instance holds, and this one. */
-    counts: () => ({ agents: presence.size, local: localAgents.size, consoles: consoles.size }),
   };
 }
 
