@@ -41,6 +41,8 @@ export const DESTINATIONS = {
   disconnect: '/topic/disconnect',
   workflows: '/topic/workflows',
   queue: '/topic/queue',
+  /** A run an agent of the tenant ended and the server stored (docs/live-channel.md): `ExecutionNotice`. */
+  executions: '/topic/executions',
   identity: '/user/topic/identity',
   errors: '/user/topic/errors',
   // console → server
@@ -64,6 +66,7 @@ export const TENANT_TOPICS = [
   DESTINATIONS.disconnect,
   DESTINATIONS.workflows,
   DESTINATIONS.queue,
+  DESTINATIONS.executions,
 ] as const;
 export type TenantTopic = (typeof TENANT_TOPICS)[number];
 
@@ -151,6 +154,19 @@ export const ExecutionReport = z.object({
   errorActivity: safeText(255).nullable().default(null),
 });
 export type ExecutionReport = z.infer<typeof ExecutionReport>;
+
+/**
+ * Server → console on `/topic/executions/{t}`: a run was stored as an execution log (sent once per
+ * log, never for a resent report), so that the report pages showing today refresh themselves.
+ */
+export type ExecutionNotice = {
+  id: string;
+  tenantId: string | null;
+  workflowId: number;
+  executionStart: number;
+  executionEnd: number;
+  statusType: ExecutionStatus;
+};
 
 /** Console → server. */
 export const ExecuteCommand = z.object({ sessionId: z.string().min(1).max(64), workflowId: id });

@@ -10,6 +10,8 @@ export const SQLSTATE = {
   /** A number past its column's range (an int4 id of 2^31 or more), should one slip past validation. */
   numericValueOutOfRange: '22003',
   invalidTextRepresentation: '22P02',
+  /** A CHECK constraint, or a row that no partition of a partitioned table takes. */
+  checkViolation: '23514',
 } as const;
 
 /** Data errors (class 22) that only a client's value can cause: answered 400, never 500. */

@@ -1,6 +1,6 @@
 import type { ExecutionStatus } from '@opsdeck/contract/live';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns';
 import { companies } from './companies';
 import { departments } from './departments';
@@ -9,15 +9,20 @@ import { users } from './users';
 import { workflows } from './workflows';
 
 /**
- * One finished run of a workflow on an agent (`/agent/execution`, ../shared/LIVE.md); a faulted
+ * One finished run of a workflow on an agent (`/agent/execution`, docs/live-channel.md); a faulted
  * one is also an exception (spec section 3). `id` is the agent's report id, so a report sent twice
  * is stored once. Who, where and what are copied as they were when the run ended: the log outlives
  * the key, the workflow and the user it names (their ids become null), and goes with its company.
+ *
+ * Partitioned by month of `execution_start` (migration 0011; docs/reports.md): retention drops a
+ * month whole, and the key is (id, execution_start) since a partitioned table's keys must hold the
+ * partition column (a resent report carries the same start, so it is still stored once). Drizzle
+ * does not know partitioning: the migration and `platform/partitions.ts` do.
  */
 export const executionLogs = pgTable(
   'execution_logs',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     /** Null for a solo licence's agent. */
     tenantId: uuid('tenant_id'),
     companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
@@ -31,8 +36,11 @@ export const executionLogs = pgTable(
     executorLastName: text('executor_last_name').notNull().default(''),
     emailAddress: text('email_address'),
     macAddress: text('mac_address').notNull(),
+    hostname: text('hostname'),
     workflowId: integer('workflow_id').references(() => workflows.id, { onDelete: 'set null' }),
     workflowName: text('workflow_name').notNull(),
+    /** The workflow's version number current when the run started. */
+    workflowVersion: integer('workflow_version'),
     executionStart: epochMs('execution_start').notNull(),
     executionEnd: epochMs('execution_end').notNull(),
     statusType: text('status_type').$type<ExecutionStatus>().notNull(),
@@ -43,6 +51,7 @@ export const executionLogs = pgTable(
       .$defaultFn(() => Date.now()),
   },
   (table) => [
+    primaryKey({ name: 'execution_logs_pkey', columns: [table.id, table.executionStart] }),
     check('execution_logs_status_type_check', sql`${table.statusType} in ('success', 'faulted', 'unknown')`),
     // The reports read a date range of one company, newest first (ties by id, for stable pages);
     // the exceptions page reads only the faulted ones; the provider watching every company reads all.
@@ -64,5 +73,99 @@ export const executionLogs = pgTable(
     index('execution_logs_workflow_id_idx').on(table.workflowId),
     index('execution_logs_executor_user_id_idx').on(table.executorUserId),
     index('execution_logs_department_id_idx').on(table.departmentId),
+  ],
+);
+
+/**
+ * The report counts (docs/reports.md): per tenant, workflow and 15-minute bucket (UTC epoch ms, a
+ * multiple of 900,000), the runs by status counted at their start and the runs queued counted when
+ * queued. Kept in the transaction that stores each log or queued run, never from a resent one, so
+ * that a report reads a few thousand rows and outlives the logs' retention. Fifteen minutes: every
+ * time zone whose offset is a multiple of 15 minutes starts its days on a bucket boundary.
+ */
+const counts = {
+  succeeded: integer('succeeded').notNull().default(0),
+  faulted: integer('faulted').notNull().default(0),
+  unknown: integer('unknown').notNull().default(0),
+  queued: integer('queued').notNull().default(0),
+};
+
+export const executionRollups = pgTable(
+  'execution_rollups',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    workflowId: integer('workflow_id').notNull(),
+    bucketStart: epochMs('bucket_start').notNull(),
+    ...counts,
+  },
+  (table) => [
+    primaryKey({ name: 'execution_rollups_pkey', columns: [table.tenantId, table.bucketStart, table.workflowId] }),
+    index('execution_rollups_bucket_idx').on(table.bucketStart),
+    index('execution_rollups_company_id_idx').on(table.companyId),
+  ],
+);
+
+/** The same counts per UTC day: a month's report reads 31 rows a workflow, not 2,976. */
+export const executionDailyRollups = pgTable(
+  'execution_daily_rollups',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    workflowId: integer('workflow_id').notNull(),
+    dayStart: epochMs('day_start').notNull(),
+    ...counts,
+  },
+  (table) => [
+    primaryKey({ name: 'execution_daily_rollups_pkey', columns: [table.tenantId, table.dayStart, table.workflowId] }),
+    index('execution_daily_rollups_day_idx').on(table.dayStart),
+    index('execution_daily_rollups_company_id_idx').on(table.companyId),
+  ],
+);
+
+/**
+ * Executed time per tenant and 15-minute bucket: a run's milliseconds spread over the buckets it
+ * ran in (a run from 23:50 to 00:20 gives 10 minutes to one day and 20 to the next).
+ */
+export const executionTimeRollups = pgTable(
+  'execution_time_rollups',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    bucketStart: epochMs('bucket_start').notNull(),
+    executionMs: epochMs('execution_ms').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ name: 'execution_time_rollups_pkey', columns: [table.tenantId, table.bucketStart] }),
+    index('execution_time_rollups_bucket_idx').on(table.bucketStart),
+    index('execution_time_rollups_company_id_idx').on(table.companyId),
+  ],
+);
+
+/**
+ * Runs queued on an agent (`/agent/queue`'s `added`, from a console's execute or by the agent
+ * itself): the scheduled count of the reports. `open` until the agent removes the entry; an entry
+ * the agent announces again while open (after a reconnection) is not counted again.
+ */
+export const queuedRuns = pgTable(
+  'queued_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** The agent's own id of the queue entry. */
+    entryId: integer('entry_id').notNull(),
+    workflowId: integer('workflow_id').notNull(),
+    queuedAt: epochMs('queued_at').notNull(),
+    open: boolean('open').notNull().default(true),
+  },
+  (table) => [
+    uniqueIndex('queued_runs_open_entry_key')
+      .on(table.accountId, table.entryId, table.workflowId)
+      .where(sql`open`),
+    index('queued_runs_tenant_queued_idx').on(table.tenantId, table.queuedAt),
+    index('queued_runs_queued_idx').on(table.queuedAt),
+    index('queued_runs_company_id_idx').on(table.companyId),
   ],
 );

@@ -1,4 +1,4 @@
-import type { AgentCommand, AgentConnection, QueueChanges, WorkflowChanges } from '@opsdeck/contract/live';
+import type { AgentCommand, AgentConnection, ExecutionNotice, QueueChanges, WorkflowChanges } from '@opsdeck/contract/live';
 
 /**
  * What the server instances tell each other about the live channel (LIVE.md, Several instances).
@@ -14,6 +14,8 @@ export type BackplaneMessage =
   | { type: 'agent-workflows'; sessionId: string; tenantId: string | null; changes: WorkflowChanges }
   | { type: 'agent-queue'; sessionId: string; tenantId: string | null; changes: QueueChanges }
   | { type: 'command'; sessionId: string; command: AgentCommand }
+  /** A run stored as an execution log: the report pages showing today refresh (`/topic/executions`). */
+  | { type: 'execution'; notice: ExecutionNotice }
   /** Disconnect, wherever they are, the agents of these accounts (or of every account of these licences), with this error key. */
   | { type: 'evict'; accountIds: readonly number[]; licenseIds: readonly number[]; key: string };
 

@@ -30,6 +30,7 @@ import { isRedisUnavailable } from '../../platform/redis';
 import { type StompHandlers, StompRefusal, type StompSession } from '../../platform/stomp/server';
 import { lastExecutions } from '../execution-logs/queries';
 import { findWorkflow } from '../workflows/queries';
+import type { ExecutingAgent, ExecutionLogsService } from '../execution-logs/service';
 import { type AgentIdentity, identifyAgent, keyRefusal } from './agent-keys';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
 import { findAgentKey, runnableWorkflows } from './queries';
@@ -50,13 +51,16 @@ type AgentContext = {
 export type LiveContext = ConsoleContext | AgentContext;
 type LiveSession = StompSession<LiveContext>;
 
-/** Executions are stored by the execution-logs area; the channel only hands them over. */
-export type ExecutionRecorder = {
-  record: (
-    agent: { accountId: number; tenantId: string | null; macAddress: string },
-    report: ExecutionReport,
-  ) => Promise<{ stored: boolean }>;
-};
+/** Executions and queued runs are stored by the execution-logs area; the channel only hands them over. */
+export type ExecutionRecorder = Pick<ExecutionLogsService, 'record' | 'recordQueue'>;
+
+/** The agent as the execution logs name it: its key, its tenant and its machine. */
+const executingAgent = (identity: AgentIdentity): ExecutingAgent => ({
+  accountId: identity.key.accountId,
+  tenantId: identity.key.tenantId,
+  macAddress: identity.macAddress,
+  hostname: identity.hostname,
+});
 
 export type EventsServiceOptions = {
   db: Executor;
@@ -232,6 +236,10 @@ export function createEventsService(options: EventsServiceOptions) {
         toConsoles(DESTINATIONS.queue, message.tenantId, { sessionId: message.sessionId, ...message.changes });
         return;
       }
+      case 'execution': {
+        toConsoles(DESTINATIONS.executions, message.notice.tenantId, message.notice);
+        return;
+      }
       case 'command': {
         localAgents.get(message.sessionId)?.send(DESTINATIONS.agentCommands, message.command);
         return;
@@ -370,6 +378,10 @@ export function createEventsService(options: EventsServiceOptions) {
         if ((entry?.agent.queuedWorkflows.length ?? 0) + changes.added.length > MAX_LIST_ITEMS)
           throw refuse('ERROR_GENERAL_INVALID_INPUT');
         await backplane.publish({ type: 'agent-queue', sessionId: session.id, tenantId, changes });
+        // The scheduled count of the reports; the consoles have the change already, whatever happens here.
+        await options.executions
+          .recordQueue(executingAgent(identity), changes)
+          .catch((err: unknown) => log.warn({ err }, 'queued runs not counted'));
         return;
       }
       case DESTINATIONS.agentWorkflowUpdates: {
@@ -387,10 +399,12 @@ export function createEventsService(options: EventsServiceOptions) {
       }
       case DESTINATIONS.agentExecution: {
         const report = parse(ExecutionReport, body);
-        await options.executions.record(
-          { accountId: identity.key.accountId, tenantId, macAddress: identity.macAddress },
-          report,
-        );
+        const { notice } = await options.executions.record(executingAgent(identity), report);
+        if (notice) {
+          await backplane
+            .publish({ type: 'execution', notice })
+            .catch((err: unknown) => log.warn({ err }, 'execution not relayed'));
+        }
         return;
       }
       default:
