@@ -114,6 +114,8 @@ export const ExecutionLogListQuery = z
       .optional(),
     search: z.string().trim().max(LIMITS.nameMax, 'ERROR_GENERAL_INVALID_INPUT').optional(),
     format: ReportFormat.default('json'),
+    /** The caller's zone: the search matches execution end as the console shows it (YYYY/MM/DD HH:mm:ss there). */
+    tz: timeZone(),
   })
   .refine(ordered, { message: invalid, path: ['to'] });
 export type ExecutionLogListQuery = z.infer<typeof ExecutionLogListQuery>;
