@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Truncate } from '../../components/truncate';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
-import { isRunning } from './live-state';
+import { isRunning } from '../../lib/live/live-state';
 import { QueueStatusBadge } from './queue-status-badge';
 
 /** Spec section 9: an agent card shows its first 2 queued workflows. */

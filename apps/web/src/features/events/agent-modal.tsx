@@ -10,9 +10,9 @@ import { ApiError } from '../../lib/api-client';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
 import type { FailurePolicy } from '../../lib/failure-policy';
 import { errorText } from '../../lib/i18n';
+import type { LiveSource } from '../../lib/live/live-source';
+import { isRunning } from '../../lib/live/live-state';
 import { truncateText } from '../../lib/truncate';
-import type { LiveSource } from './live-source';
-import { isRunning } from './live-state';
 import { ordinal } from './ordinal';
 import { QueueStatusBadge } from './queue-status-badge';
 

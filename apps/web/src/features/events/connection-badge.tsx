@@ -1,6 +1,6 @@
 import { Badge, type MantineColor } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ConnectionStatus } from './live-source';
+import type { ConnectionStatus } from '../../lib/live/live-source';
 
 /** Each with text of at least 4.5:1 on its background (axe): teal.9 under white, yellow under dark text. */
 const COLORS: Record<ConnectionStatus, { color: MantineColor; variant: 'filled' | 'light' }> = {

@@ -1,67 +1,22 @@
 import { ERROR_MESSAGES } from '@opsdeck/contract/errors';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
+import { LiveSourceContext } from '../../lib/live/live-source';
 import { ProfileContext } from '../../lib/profile-context';
 import { buildProfile } from '../../test/fake-api';
+import { FakeLiveSource } from '../../test/fake-live-source';
+import { buildAgent, buildQueued, buildWorkflow } from '../../test/live-builders';
 import { renderWithProviders } from '../../test/render';
 import { EventsPage } from './events-page';
-import { INITIAL_SNAPSHOT, type LiveSnapshot, type LiveSource, LiveSourceContext } from './live-source';
-import { EMPTY_LIVE_STATE, type LiveEvent, liveReducer } from './live-state';
-import { buildAgent, buildQueued, buildWorkflow } from './test-data';
 
 const WATCH_AND_COMMAND = ['ACCESS_WORKFLOW_EVENTS_TAB', 'VIEW_WORKFLOW_EVENTS', 'VIEW_WORKFLOW'];
 const STARTED = Date.UTC(2024, 4, 6, 9, 30);
 
-/** A live source the test drives: its state goes through the real reducer. */
-class FakeSource implements LiveSource {
-  snapshot: LiveSnapshot = INITIAL_SNAPSHOT;
-  readonly listeners = new Set<() => void>();
-  /** As the live client: a command without a connection fails at once. */
-  readonly execute = vi.fn(async (_sessionId: string, _workflowId: number) => this.connectedOrFail());
-  readonly terminate = vi.fn(async (_sessionId: string, _workflowId: number, _queueId: number) =>
-    this.connectedOrFail(),
-  );
-  readonly retry = vi.fn();
-
-  getSnapshot = () => this.snapshot;
-  subscribe = (listener: () => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  connectedOrFail() {
-    if (this.snapshot.connection.status !== 'connected')
-      throw new ApiError(0, 'ERROR_WEBSOCKET_CONNECTION_FAILURE', 'not connected');
-  }
-  set(next: Partial<LiveSnapshot>) {
-    act(() => {
-      this.snapshot = { ...this.snapshot, ...next };
-      for (const listener of this.listeners) listener();
-    });
-  }
-  status(status: LiveSnapshot['connection']['status'], errorKey: string | null = null) {
-    this.set({ connection: { status, errorKey } });
-  }
-  send(...events: LiveEvent[]) {
-    this.set({ live: events.reduce(liveReducer, this.snapshot.live) });
-  }
-  /** Connected as the console of `tenantId` (null: an admin watching every company), with these agents. */
-  connect(agents: ReturnType<typeof buildAgent>[], tenantId: string | null = 'tenant-acme') {
-    this.set({
-      connection: { status: 'connected', errorKey: null },
-      live: liveReducer(liveReducer(EMPTY_LIVE_STATE, { type: 'identity', identity: { tenantId, sessionId: 'c-1' } }), {
-        type: 'activeAgents',
-        agents,
-      }),
-    });
-  }
-}
-
 function renderPage(auths: string[] = WATCH_AND_COMMAND) {
-  const source = new FakeSource();
+  const source = new FakeLiveSource();
   const view = renderWithProviders(
     <ProfileContext.Provider value={buildProfile({ auths })}>
       <LiveSourceContext.Provider value={source}>

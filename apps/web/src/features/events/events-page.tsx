@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { holds } from '../../lib/authorities';
 import { errorText } from '../../lib/i18n';
+import { useLiveSnapshot } from '../../lib/live/live-source';
+import { agentName } from '../../lib/live/live-state';
+import { useLiveSource } from '../../lib/live/use-live-source';
 import { useViewer } from '../../lib/profile-context';
 import { AgentCard } from './agent-card';
 import { AgentModal } from './agent-modal';
 import { ConnectionBadge } from './connection-badge';
-import { useLiveSnapshot } from './live-source';
-import { agentName } from './live-state';
-import { useLiveSource } from './use-live-source';
 
 /**
  * Workflow events (spec section 2): one card per connected agent, live from the agent channel.

@@ -1,7 +1,7 @@
 import { Badge, Loader } from '@mantine/core';
 import type { QueuedWorkflow } from '@opsdeck/contract/live';
 import { useTranslation } from 'react-i18next';
-import { isRunning } from './live-state';
+import { isRunning } from '../../lib/live/live-state';
 import { ordinal } from './ordinal';
 
 /**

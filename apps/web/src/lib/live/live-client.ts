@@ -4,6 +4,7 @@ import {
   CONNECT_HEADERS,
   type ConsoleIdentity,
   DESTINATIONS,
+  ExecutionStatus,
   LIVE_PATH,
   type LiveRefusal,
   QueueChanges,
@@ -12,8 +13,9 @@ import {
   WorkflowChanges,
 } from '@opsdeck/contract/live';
 import { Client, type IFrame, type IMessage, type StompConfig, type StompHeaders } from '@stomp/stompjs';
-import { ApiError } from '../../lib/api-client';
-import { INITIAL_SNAPSHOT, type LiveSnapshot, type LiveSource } from './live-source';
+import { z } from 'zod';
+import { ApiError } from '../api-client';
+import { type ExecutionListener, INITIAL_SNAPSHOT, type LiveSnapshot, type LiveSource } from './live-source';
 import type { LiveEvent } from './live-state';
 import { liveReducer } from './live-state';
 
@@ -42,6 +44,11 @@ export interface LiveClientOptions {
   random?: () => number;
   /** A command with neither RECEIPT nor refusal by then fails as a lost connection. */
   commandTimeoutMs?: number;
+  /**
+   * Follow the agents (their list, connections, workflows and queues); true unless a page only
+   * listens for runs (`onExecution`): an admin's console of every company then skips the lists.
+   */
+  agents?: boolean;
 }
 
 export const RECONNECT_BASE_MS = 1_000;
@@ -94,6 +101,15 @@ const SessionWorkflowChanges = WorkflowChanges.extend({ sessionId: AgentConnecti
 const SessionQueueChanges = QueueChanges.extend({ sessionId: AgentConnection.shape.sessionId });
 const AgentList = AgentConnection.array();
 const Disconnect = AgentConnection.pick({ sessionId: true });
+/** `ExecutionNotice` of the contract (a type there), checked as the other messages are. */
+const ExecutionNoticeBody = z.object({
+  id: z.string(),
+  tenantId: z.string().nullable(),
+  workflowId: z.number().int(),
+  executionStart: z.number().int(),
+  executionEnd: z.number().int(),
+  statusType: ExecutionStatus,
+});
 
 function parseJson(message: IMessage): unknown {
   try {
@@ -111,7 +127,10 @@ interface PendingCommand {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** The live agent channel of the Events page (LIVE.md, Consoles), as a store the page subscribes to. */
+/**
+ * The live agent channel (LIVE.md, Consoles) as a store a page subscribes to: the agents for the
+ * Events page and the agent report, the stored runs for the report pages.
+ */
 export interface LiveClient extends LiveSource {
   /** Connects (again, after stop); reconnects by itself until stopped or refused. */
   start(): void;
@@ -123,6 +142,8 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   const createStomp = options.createStomp ?? ((config: StompConfig) => new Client(config));
   const random = options.random ?? Math.random;
   const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  const followsAgents = options.agents ?? true;
+  const executionListeners = new Set<ExecutionListener>();
 
   let snapshot: LiveSnapshot = INITIAL_SNAPSHOT;
   const listeners = new Set<() => void>();
@@ -204,8 +225,10 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
         // Errors first, so a refused subscription below is heard; identity last, as its answer
         // (sent when it is subscribed) tells which tenant topics are ours.
         client.subscribe(DESTINATIONS.errors, onRefusal);
-        client.subscribe(DESTINATIONS.activeAgentsReply, onAgentList);
-        client.subscribe(DESTINATIONS.activeAgents, onAgentList);
+        if (followsAgents) {
+          client.subscribe(DESTINATIONS.activeAgentsReply, onAgentList);
+          client.subscribe(DESTINATIONS.activeAgents, onAgentList);
+        }
         client.subscribe(DESTINATIONS.identity, onIdentity);
       },
       onStompError: (frame: IFrame) => {
@@ -231,14 +254,23 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       dispatch({ type: 'identity', identity: { tenantId, sessionId: identity.sessionId } });
       if (!subscribedTenantTopics) {
         subscribedTenantTopics = true;
-        client.subscribe(tenantTopic(DESTINATIONS.connect, tenantId), onConnectMessage);
-        client.subscribe(tenantTopic(DESTINATIONS.disconnect, tenantId), onDisconnect);
-        client.subscribe(tenantTopic(DESTINATIONS.workflows, tenantId), onWorkflows);
-        client.subscribe(tenantTopic(DESTINATIONS.queue, tenantId), onQueue);
+        if (followsAgents) {
+          client.subscribe(tenantTopic(DESTINATIONS.connect, tenantId), onConnectMessage);
+          client.subscribe(tenantTopic(DESTINATIONS.disconnect, tenantId), onDisconnect);
+          client.subscribe(tenantTopic(DESTINATIONS.workflows, tenantId), onWorkflows);
+          client.subscribe(tenantTopic(DESTINATIONS.queue, tenantId), onQueue);
+        }
+        client.subscribe(tenantTopic(DESTINATIONS.executions, tenantId), onExecutionMessage);
       }
       // Spec section 7: the console echoes its identity and asks for the agents already there.
       publish(client, DESTINATIONS.consoleIdentity, { tenantId, sessionId: identity.sessionId });
-      publish(client, DESTINATIONS.requestActiveAgents, undefined);
+      if (followsAgents) publish(client, DESTINATIONS.requestActiveAgents, undefined);
+    }
+
+    function onExecutionMessage(message: IMessage) {
+      const notice = ExecutionNoticeBody.safeParse(parseJson(message));
+      if (!notice.success) return console.warn('Live channel: an execution notice off contract', notice.error);
+      for (const listener of executionListeners) listener(notice.data);
     }
 
     function onAgentList(message: IMessage) {
@@ -339,6 +371,12 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onExecution: (listener) => {
+      executionListeners.add(listener);
+      return () => {
+        executionListeners.delete(listener);
+      };
     },
     execute: (sessionId, workflowId) => command(DESTINATIONS.executeCommand, { sessionId, workflowId }),
     terminate: (sessionId, workflowId, queueId) =>

@@ -1,3 +1,4 @@
+import type { ExecutionNotice } from '@opsdeck/contract/live';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import { EMPTY_LIVE_STATE, type LiveState } from './live-state';
 
@@ -19,6 +20,9 @@ export interface LiveSnapshot {
   live: LiveState;
 }
 
+/** Told of each run an agent of the console's scope ended and the server stored. */
+export type ExecutionListener = (notice: ExecutionNotice) => void;
+
 /**
  * What the Events page reads and calls: the live client (live-client.ts) or, in tests, a fake.
  * A store for useSyncExternalStore: the snapshot is a new object only when something changed.
@@ -32,6 +36,8 @@ export interface LiveSource {
   terminate(sessionId: string, workflowId: number, queueId: number): Promise<void>;
   /** Connects again now (after a refusal, or to skip the back-off wait). */
   retry(): void;
+  /** Listens for the runs stored (`/topic/executions/{t}`) until the returned function is called. */
+  onExecution(listener: ExecutionListener): () => void;
 }
 
 export const INITIAL_SNAPSHOT: LiveSnapshot = {

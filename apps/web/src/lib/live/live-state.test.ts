@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildAgent, buildQueued, buildWorkflow } from '../../test/live-builders';
 import { agentName, EMPTY_LIVE_STATE, isRunning, type LiveState, liveReducer } from './live-state';
-import { buildAgent, buildQueued, buildWorkflow } from './test-data';
 
 const withAgents = (...agents: ReturnType<typeof buildAgent>[]): LiveState => ({
   identity: { tenantId: 'tenant-acme', sessionId: 'console-1' },

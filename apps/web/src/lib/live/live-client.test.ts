@@ -1,7 +1,8 @@
 import { DESTINATIONS } from '@opsdeck/contract/live';
 import type { IFrame, IMessage, StompConfig, StompHeaders } from '@stomp/stompjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isApiError } from '../../lib/api-client';
+import { buildAgent, buildQueued } from '../../test/live-builders';
+import { isApiError } from '../api-client';
 import {
   createLiveClient,
   isFinalRefusal,
@@ -9,7 +10,6 @@ import {
   reconnectDelay,
   type StompLike,
 } from './live-client';
-import { buildAgent, buildQueued } from './test-data';
 
 /** A STOMP client that connects when told: the tests play the server. */
 class FakeStomp implements StompLike {
@@ -143,6 +143,7 @@ describe('live client', () => {
       '/topic/disconnect/tenant-acme',
       '/topic/workflows/tenant-acme',
       '/topic/queue/tenant-acme',
+      '/topic/executions/tenant-acme',
     ]);
     expect(latest().sent(DESTINATIONS.requestActiveAgents)).toEqual([
       { destination: DESTINATIONS.requestActiveAgents, body: '', headers: {} },
@@ -158,7 +159,41 @@ describe('live client', () => {
       '/topic/disconnect',
       '/topic/workflows',
       '/topic/queue',
+      '/topic/executions',
     ]);
+  });
+
+  it('tells its execution listeners of each stored run, until they stop listening; a notice off the contract is dropped', () => {
+    const live = connected('tenant-acme');
+    const heard = vi.fn();
+    const stop = live.onExecution(heard);
+    const notice = {
+      id: 'run-1',
+      tenantId: 'tenant-acme',
+      workflowId: 4,
+      executionStart: 1_000,
+      executionEnd: 2_000,
+      statusType: 'faulted',
+    };
+    latest().deliver('/topic/executions/tenant-acme', notice);
+    expect(heard).toHaveBeenCalledWith(notice);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    latest().deliver('/topic/executions/tenant-acme', { ...notice, statusType: 'exploded' });
+    expect(warn).toHaveBeenCalled();
+    stop();
+    latest().deliver('/topic/executions/tenant-acme', notice);
+    expect(heard).toHaveBeenCalledOnce();
+  });
+
+  it('follows only the runs when told not to follow the agents: no agent topics, no agent list asked for', () => {
+    connected('tenant-acme', { agents: false });
+    expect([...latest().subscriptions.keys()]).toEqual([
+      DESTINATIONS.errors,
+      DESTINATIONS.identity,
+      '/topic/executions/tenant-acme',
+    ]);
+    expect(latest().sent(DESTINATIONS.requestActiveAgents)).toEqual([]);
+    expect(latest().sent(DESTINATIONS.consoleIdentity)).toHaveLength(1);
   });
 
   it('applies the messages to its state and echoes its connect for an agent it did not know', () => {
