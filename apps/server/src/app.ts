@@ -21,6 +21,7 @@ import { createLocalBackplane } from './modules/events/backplane';
 import { createRedisBackplane } from './modules/events/redis-backplane';
 import { eventsRoutes } from './modules/events/routes';
 import { createEventsService, type LiveContext } from './modules/events/service';
+import { startLogMaintenance } from './modules/execution-logs/maintenance';
 import { createExecutionLogsService } from './modules/execution-logs/service';
 import { licenseRoutes } from './modules/licenses/routes';
 import { createLicensesService } from './modules/licenses/service';
@@ -113,7 +114,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const licenses = createLicensesService({ db, events });
   const accounts = createAccountsService({ db, signing, events });
   const workflows = createWorkflowsService({ db, events });
-  const executionLogs = createExecutionLogsService({ db });
+  const executionLogs = createExecutionLogsService({ db, retentionDays: config.executionLogRetentionDays });
+  const logMaintenance = startLogMaintenance({ db, retentionDays: config.executionLogRetentionDays, log: app.log });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -142,6 +144,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     await stomp.close();
   });
   app.addHook('onClose', async () => {
+    await logMaintenance.stop();
     live.stop();
     await backplane.close();
     await (events as Partial<RedisEventBus>).close?.();
@@ -188,6 +191,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       live,
       backplane,
       executionLogs,
+      logMaintenance,
     },
   });
 }

@@ -29,6 +29,7 @@ const Env = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .default('opsdeck'),
   LIVE_INSTANCE_TTL_MS: z.coerce.number().int().min(300).max(120_000).default(15_000),
+  EXECUTION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 });
 
 export type Config = {
@@ -64,6 +65,8 @@ export type Config = {
    * the demo's; with DATABASE_URL there is no default, and agents are refused until it is set.
    */
   agentSecret: string | undefined;
+  /** Execution logs (and queued runs) are kept this many days, by whole months; their rollups for ever. */
+  executionLogRetentionDays: number;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -107,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: parsed.REDIS_PREFIX,
     liveInstanceTtlMs: parsed.LIVE_INSTANCE_TTL_MS,
     agentSecret: parsed.AGENT_SECRET ?? (parsed.DATABASE_URL ? undefined : DEMO_AGENT_SECRET),
+    executionLogRetentionDays: parsed.EXECUTION_LOG_RETENTION_DAYS,
   };
 }

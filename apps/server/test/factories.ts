@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Authority, BuiltInRole } from '@opsdeck/contract/authorities';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
-import { companies, departments, roleAuthorities, roles, users } from '../src/db/schema';
+import { accounts, companies, departments, licenses, roleAuthorities, roles, users, workflows } from '../src/db/schema';
 import { setPassword } from '../src/modules/auth/queries';
 import { assignRole, ensureBuiltInRole } from '../src/modules/roles/queries';
 import { hashPassword } from '../src/platform/passwords';
@@ -112,4 +112,50 @@ export async function createCompanyHead(db: Db, company: TestCompany, department
   const user = await createUser(db, { company, role: 'COMPANY_ADMINISTRATOR', departmentId });
   await setCompanyHead(db, company, user.id);
   return user;
+}
+
+export type AgentKeyPerson = { fullName?: string | null; email?: string | null; departmentId?: number | null };
+export const TEST_MAC = 'AA:BB:CC:DD:EE:01';
+
+/**
+ * A licence of the company (or a solo one) and one key on it, with the agent that key identifies
+ * (as the execution logs name it): for tests that report runs without a live connection.
+ */
+export async function createAgentKey(db: Db, owner: TestCompany | null, person: AgentKeyPerson = {}) {
+  const [license] = await db
+    .insert(licenses)
+    .values({
+      companyId: owner?.id ?? null,
+      tenantId: owner?.tenantId ?? null,
+      typeKey: 'pro',
+      issueDate: Date.now(),
+      expirationDate: Date.now() + 30 * 86_400_000,
+      maxAccounts: 10,
+    })
+    .returning({ id: licenses.id });
+  const [account] = await db
+    .insert(accounts)
+    .values({
+      licenseId: license!.id,
+      tenantId: owner?.tenantId ?? null,
+      solo: owner === null,
+      departmentId: person.departmentId ?? null,
+      departmentName: person.departmentId ? 'Dispatch' : null,
+      keyDigest: randomUUID(),
+      partialKey: 'ODK-TEST-…-KEY1',
+      fullName: person.fullName === undefined ? 'Amara Okoye' : person.fullName,
+      emailAddress: person.email === undefined ? null : person.email,
+    })
+    .returning({ id: accounts.id });
+  const agent = { accountId: account!.id, tenantId: owner?.tenantId ?? null, macAddress: TEST_MAC };
+  return { licenseId: license!.id, accountId: account!.id, agent };
+}
+
+/** A workflow row of the company (no file): enough for runs to name it. */
+export async function createWorkflowRow(db: Db, owner: TestCompany, name = 'Invoice intake', archived = false) {
+  const [row] = await db
+    .insert(workflows)
+    .values({ tenantId: owner.tenantId, name, fileName: `${name}.rax`, size: 10, archived, updatedAt: Date.now() })
+    .returning({ id: workflows.id });
+  return row!.id;
 }

@@ -192,7 +192,8 @@ export const ERROR_MESSAGES = {
   ERROR_REPORT_RANGE_TOO_LONG: 'Executed time per day covers at most 366 days.',
   ERROR_REPORT_TIME_ZONE_INVALID: 'The time zone is not a known IANA time zone name.',
   ERROR_REPORT_LIMIT_INVALID: 'The limit must be a whole number from 1 to 1000.',
-  ERROR_EXECUTION_REPORT_INVALID: 'The run is not valid: it ends before it starts, lasts over 7 days, or ends in the future.',
+  ERROR_EXECUTION_REPORT_INVALID:
+    'The run is not valid: it ends before it starts, lasts over 7 days, or ends in the future.',
 } as const;
 
 export type ErrorKey = keyof typeof ERROR_MESSAGES;

@@ -1,4 +1,10 @@
-import type { AgentCommand, AgentConnection, ExecutionNotice, QueueChanges, WorkflowChanges } from '@opsdeck/contract/live';
+import type {
+  AgentCommand,
+  AgentConnection,
+  ExecutionNotice,
+  QueueChanges,
+  WorkflowChanges,
+} from '@opsdeck/contract/live';
 
 /**
  * What the server instances tell each other about the live channel (LIVE.md, Several instances).

@@ -3,14 +3,20 @@ import type { ExecutionReport } from '@opsdeck/contract/live';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
-import { accounts, executionLogs, licenses, workflows } from '../../db/schema';
+import {
+  type AgentKeyPerson,
+  createAgentKey,
+  createCompany,
+  createDepartment,
+  createUser,
+  createWorkflowRow,
+  TEST_MAC,
+  type TestCompany,
+} from '../../../test/factories';
+import { executionLogs, workflows } from '../../db/schema';
 import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { listExecutionLogs } from './queries';
-import { createExecutionLogsService, type ExecutingAgent, type ExecutionLogsService, splitFullName } from './service';
-
-const DAY = 24 * 60 * 60 * 1000;
-const MAC = 'AA:BB:CC:DD:EE:01';
+import { createExecutionLogsService, type ExecutionLogsService, splitFullName } from './service';
 
 let t: TestApp;
 let admin: string;
@@ -34,47 +40,9 @@ afterAll(async () => {
 
 const db = () => t.database.db;
 
-/** A licence of the company (or a solo one) and one key on it, as the agent's identity. */
-async function createKey(
-  owner: TestCompany | null,
-  person: { fullName?: string | null; email?: string | null; departmentId?: number | null } = {},
-) {
-  const [license] = await db()
-    .insert(licenses)
-    .values({
-      companyId: owner?.id ?? null,
-      tenantId: owner?.tenantId ?? null,
-      typeKey: 'pro',
-      issueDate: Date.now(),
-      expirationDate: Date.now() + 30 * DAY,
-      maxAccounts: 10,
-    })
-    .returning({ id: licenses.id });
-  const [account] = await db()
-    .insert(accounts)
-    .values({
-      licenseId: license!.id,
-      tenantId: owner?.tenantId ?? null,
-      solo: owner === null,
-      departmentId: person.departmentId ?? null,
-      departmentName: person.departmentId ? 'Dispatch' : null,
-      keyDigest: randomUUID(),
-      partialKey: 'ODK-TEST-…-KEY1',
-      fullName: person.fullName === undefined ? 'Amara Okoye' : person.fullName,
-      emailAddress: person.email === undefined ? null : person.email,
-    })
-    .returning({ id: accounts.id });
-  const agent: ExecutingAgent = { accountId: account!.id, tenantId: owner?.tenantId ?? null, macAddress: MAC };
-  return { licenseId: license!.id, accountId: account!.id, agent };
-}
-
-async function createWorkflow(owner: TestCompany, name = 'Invoice intake', archived = false) {
-  const [row] = await db()
-    .insert(workflows)
-    .values({ tenantId: owner.tenantId, name, fileName: `${name}.rax`, size: 10, archived, updatedAt: Date.now() })
-    .returning({ id: workflows.id });
-  return row!.id;
-}
+const createKey = (owner: TestCompany | null, person: AgentKeyPerson = {}) => createAgentKey(db(), owner, person);
+const createWorkflow = (owner: TestCompany, name = 'Invoice intake', archived = false) =>
+  createWorkflowRow(db(), owner, name, archived);
 
 /** An hour ago: runs older than the retention (400 days) are acknowledged but not stored. */
 const RECENT = Date.now() - 3_600_000;
@@ -117,7 +85,7 @@ describe('recording an execution report', () => {
       executorUserId: user.id,
       executorFirstName: 'Test',
       emailAddress: 'Ada.Lovelace@Northwind.test',
-      macAddress: MAC,
+      macAddress: TEST_MAC,
       workflowId,
       workflowName: 'Invoice intake',
       executionStart: RECENT,

@@ -32,7 +32,9 @@ export async function findTenantUserByEmail(db: Executor, tenantId: string, emai
 /** The number of the workflow's version that was current at `at` (its first one if none was yet). */
 export async function versionAt(db: Executor, workflowId: number, at: number): Promise<number | null> {
   const [row] = await db
-    .select({ number: sql<number>`coalesce(max(${workflowVersions.number}) filter (where ${workflowVersions.createdAt} <= ${at}), min(${workflowVersions.number}))` })
+    .select({
+      number: sql<number>`coalesce(max(${workflowVersions.number}) filter (where ${workflowVersions.createdAt} <= ${at}), min(${workflowVersions.number}))`,
+    })
     .from(workflowVersions)
     .where(eq(workflowVersions.workflowId, workflowId));
   return row?.number ?? null;
@@ -117,7 +119,10 @@ function isMissingPartition(error: unknown): boolean {
 
 /** Makes the month's partition of a partitioned table for a time, if missing (migration 0011's function). */
 export async function ensureMonthPartition(db: Executor, parent: 'execution_logs', at: number): Promise<string> {
-  const [row] = await selectRows<{ name: string }>(db, sql`select opsdeck_month_partition(${parent}, ${at}::bigint) as name`);
+  const [row] = await selectRows<{ name: string }>(
+    db,
+    sql`select opsdeck_month_partition(${parent}, ${at}::bigint) as name`,
+  );
   return row!.name;
 }
 
@@ -177,7 +182,9 @@ export async function closeQueuedRuns(db: Executor, accountId: number, entryIds:
   await db
     .update(queuedRuns)
     .set({ open: false })
-    .where(and(eq(queuedRuns.accountId, accountId), inArray(queuedRuns.entryId, [...entryIds]), eq(queuedRuns.open, true)));
+    .where(
+      and(eq(queuedRuns.accountId, accountId), inArray(queuedRuns.entryId, [...entryIds]), eq(queuedRuns.open, true)),
+    );
 }
 
 export type ExecutionLogQuery = {

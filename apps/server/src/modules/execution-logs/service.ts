@@ -5,7 +5,12 @@ import { byIds, selectAccounts } from '../accounts/queries';
 import * as q from './queries';
 
 /** The connected agent a report came from: its key (account), that key's tenant and the machine. */
-export type ExecutingAgent = { accountId: number; tenantId: string | null; macAddress: string; hostname?: string | null };
+export type ExecutingAgent = {
+  accountId: number;
+  tenantId: string | null;
+  macAddress: string;
+  hostname?: string | null;
+};
 
 /** The longest run accepted (a longer one is a clock gone wrong), and how far ahead of ours an agent's clock may be. */
 export const MAX_RUN_MS = 7 * 86_400_000;
@@ -45,7 +50,10 @@ export function createExecutionLogsService(deps: { db: Db; retentionDays?: numbe
      * Stores the report of a run that ended. The workflow must be one of the agent's company
      * (archived ones included); a report already stored (same id) stores nothing: `stored` false.
      */
-    async record(agent: ExecutingAgent, report: ExecutionReport): Promise<{ stored: boolean; notice?: ExecutionNotice }> {
+    async record(
+      agent: ExecutingAgent,
+      report: ExecutionReport,
+    ): Promise<{ stored: boolean; notice?: ExecutionNotice }> {
       if (report.executionEnd < report.executionStart) {
         throw badRequest('ERROR_GENERAL_INVALID_INPUT', { executionEnd: 'ERROR_GENERAL_INVALID_INPUT' });
       }
@@ -103,7 +111,12 @@ export function createExecutionLogsService(deps: { db: Db; retentionDays?: numbe
       if (agent.tenantId === null) return { queued: 0 };
       await q.closeQueuedRuns(db, agent.accountId, changes.removed);
       const entries = changes.added.map((entry) => ({ entryId: entry.id, workflowId: entry.workflowId }));
-      const queued = await q.insertQueuedRuns(db, { tenantId: agent.tenantId, accountId: agent.accountId }, entries, now());
+      const queued = await q.insertQueuedRuns(
+        db,
+        { tenantId: agent.tenantId, accountId: agent.accountId },
+        entries,
+        now(),
+      );
       return { queued };
     },
   };

@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { applyRetention, ensureCurrentPartitions, rebuildRollups, rollupsMissing } from './rollups';
+
+export type LogMaintenance = { run: () => Promise<void>; stop: () => Promise<void> };
+
+/**
+ * Keeps the execution logs' months in order while the server runs (docs/reports.md): at start and
+ * then hourly, this month's and next month's partitions are made and the months past
+ * EXECUTION_LOG_RETENTION_DAYS dropped. At start, a database whose logs predate the rollups has
+ * them built. A failure (the database away) is logged and tried again at the next round.
+ */
+export function startLogMaintenance(options: {
+  db: Db;
+  retentionDays: number;
+  log: FastifyBaseLogger;
+  everyMs?: number;
+  now?: () => number;
+}): LogMaintenance {
+  const { db, retentionDays, log, everyMs = 3_600_000, now = Date.now } = options;
+  let first = true;
+  let running: Promise<void> | undefined;
+
+  async function round() {
+    if (first && (await rollupsMissing(db))) {
+      const rebuilt = await rebuildRollups(db);
+      log.info(rebuilt, 'execution log rollups built from the logs');
+    }
+    first = false;
+    await ensureCurrentPartitions(db, now());
+    const result = await applyRetention(db, now(), retentionDays);
+    if (result.droppedPartitions.length > 0 || result.deletedQueuedRuns > 0)
+      log.info({ ...result, retentionDays }, 'execution logs past their retention dropped');
+  }
+
+  /** One round at a time; a round asked for while one runs waits for it. */
+  const run = () => {
+    running ??= round()
+      .catch((err: unknown) => log.warn({ err }, 'execution log maintenance failed; trying again later'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  void run();
+  const timer = setInterval(() => void run(), everyMs);
+  timer.unref();
+  return {
+    run,
+    // The round under way finishes first: the database closes after the app.
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

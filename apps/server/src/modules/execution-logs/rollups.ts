@@ -1,0 +1,143 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, selectRows } from '../../db/client';
+import { BUCKET_MS, DAY_MS, ensureMonthPartition } from './queries';
+
+/**
+ * The execution logs' months and their rollups over time (docs/reports.md): partitions made ahead,
+ * months past the retention dropped whole (the rollups stay, so a report of any month still
+ * answers), and the rollups rebuilt from the logs that remain when asked (`npm run rebuild-rollups`).
+ */
+
+export type LogPartition = { name: string; from: number; to: number };
+
+const PARTITION_NAME = /^execution_logs_p(\d{4})_(\d{2})$/;
+
+/** The monthly partitions of execution_logs, oldest first, with their bounds (from their names: migration 0011). */
+export async function logPartitions(db: Executor): Promise<LogPartition[]> {
+  const rows = await selectRows<{ name: string }>(
+    db,
+    sql`select child.relname as name from pg_inherits
+        join pg_class child on child.oid = pg_inherits.inhrelid
+        join pg_class parent on parent.oid = pg_inherits.inhparent
+        where parent.relname = 'execution_logs'`,
+  );
+  return rows
+    .flatMap(({ name }) => {
+      const match = PARTITION_NAME.exec(name);
+      if (!match) return [];
+      const year = Number(match[1]);
+      const month = Number(match[2]) - 1;
+      return [{ name, from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) }];
+    })
+    .sort((a, b) => a.from - b.from);
+}
+
+/** The partitions of this month and the next exist before their first log arrives. */
+export async function ensureCurrentPartitions(db: Executor, now: number) {
+  const date = new Date(now);
+  await ensureMonthPartition(db, 'execution_logs', now);
+  await ensureMonthPartition(db, 'execution_logs', Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+}
+
+export type RetentionResult = { droppedPartitions: string[]; deletedQueuedRuns: number };
+
+/**
+ * Drops the months of logs that ended before the retention cut (`now - days`): whole partitions, no
+ * row deletes, so a month is kept until all of it is past the cut. Queued runs older than the
+ * oldest month kept go too (a plain table: deleted in batches), and entries an agent never closed
+ * stop blocking their ids after a day. The rollups are not touched.
+ */
+export async function applyRetention(db: Executor, now: number, retentionDays: number): Promise<RetentionResult> {
+  const cut = now - retentionDays * DAY_MS;
+  const dropped: string[] = [];
+  for (const partition of await logPartitions(db)) {
+    if (partition.to > cut) break;
+    // The name comes from the catalogue and matched PARTITION_NAME: no user input in this statement.
+    await db.execute(sql.raw(`drop table if exists "${partition.name}"`));
+    dropped.push(partition.name);
+  }
+  const kept = (await logPartitions(db))[0]?.from ?? cut;
+  let deleted = 0;
+  for (;;) {
+    const rows = await selectRows<{ n: number }>(
+      db,
+      sql`with gone as (
+            delete from queued_runs where id in (select id from queued_runs where queued_at < ${Math.min(kept, cut)}::bigint limit 10000)
+            returning 1
+          ) select count(*)::int as n from gone`,
+    );
+    const n = Number(rows[0]?.n ?? 0);
+    deleted += n;
+    if (n < 10_000) break;
+  }
+  await db.execute(sql`update queued_runs set open = false where open and queued_at < ${now - DAY_MS}::bigint`);
+  return { droppedPartitions: dropped, deletedQueuedRuns: deleted };
+}
+
+export type RebuildResult = { from: number | null; logs: number; queuedRuns: number };
+
+/**
+ * Rebuilds the rollups from the raw rows that remain: every bucket from the oldest month still kept
+ * on is deleted and summed again from the logs and queued runs, in one transaction that holds off
+ * new logs meanwhile; older buckets (whose logs the retention dropped) are kept as they are.
+ */
+export async function rebuildRollups(db: Executor): Promise<RebuildResult> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`lock table execution_logs, queued_runs in share mode`);
+    const partitions = await logPartitions(tx);
+    const [oldestQueued] = await selectRows<{ at: string | number | null }>(
+      tx,
+      sql`select min(queued_at) as at from queued_runs`,
+    );
+    const starts = [
+      partitions[0]?.from,
+      oldestQueued?.at === null || oldestQueued?.at === undefined ? undefined : Number(oldestQueued.at),
+    ];
+    const known = starts.filter((value): value is number => value !== undefined);
+    if (known.length === 0) return { from: null, logs: 0, queuedRuns: 0 };
+    // A UTC day's start, so that the daily rollups are rebuilt whole.
+    const from = Math.min(...known) - (Math.min(...known) % DAY_MS);
+
+    await tx.execute(sql`delete from execution_rollups where bucket_start >= ${from}::bigint`);
+    await tx.execute(sql`delete from execution_daily_rollups where day_start >= ${from}::bigint`);
+    await tx.execute(sql`delete from execution_time_rollups where bucket_start >= ${from}::bigint`);
+    const counted = (width: number) => sql`
+      select tenant_id, company_id, workflow_id, execution_start - mod(execution_start, ${width}::bigint) as bucket,
+        (status_type = 'success')::int as s, (status_type = 'faulted')::int as f, (status_type = 'unknown')::int as u, 0 as q
+      from execution_logs where execution_start >= ${from}::bigint and tenant_id is not null and workflow_id is not null
+      union all
+      select tenant_id, company_id, workflow_id, queued_at - mod(queued_at, ${width}::bigint), 0, 0, 0, 1
+      from queued_runs where queued_at >= ${from}::bigint`;
+    await tx.execute(sql`
+      insert into execution_rollups (tenant_id, company_id, workflow_id, bucket_start, succeeded, faulted, unknown, queued)
+      select tenant_id, min(company_id), workflow_id, bucket, sum(s), sum(f), sum(u), sum(q)
+      from (${counted(BUCKET_MS)}) as runs group by tenant_id, workflow_id, bucket`);
+    await tx.execute(sql`
+      insert into execution_daily_rollups (tenant_id, company_id, workflow_id, day_start, succeeded, faulted, unknown, queued)
+      select tenant_id, min(company_id), workflow_id, bucket, sum(s), sum(f), sum(u), sum(q)
+      from (${counted(DAY_MS)}) as runs group by tenant_id, workflow_id, bucket`);
+    await tx.execute(sql`
+      insert into execution_time_rollups (tenant_id, company_id, bucket_start, execution_ms)
+      select tenant_id, min(company_id), bucket, sum(least(execution_end, bucket + ${BUCKET_MS}::bigint) - greatest(execution_start, bucket))
+      from execution_logs,
+        generate_series(execution_start - mod(execution_start, ${BUCKET_MS}::bigint), execution_end - 1, ${BUCKET_MS}::bigint) as bucket
+      where execution_start >= ${from}::bigint and tenant_id is not null and execution_end > execution_start
+      group by tenant_id, bucket`);
+    const [counts] = await selectRows<{ logs: number; queued: number }>(
+      tx,
+      sql`select (select count(*)::int from execution_logs where execution_start >= ${from}::bigint) as logs,
+                 (select count(*)::int from queued_runs where queued_at >= ${from}::bigint) as queued`,
+    );
+    return { from, logs: Number(counts?.logs ?? 0), queuedRuns: Number(counts?.queued ?? 0) };
+  });
+}
+
+/** Whether logs exist but no rollup does: a database upgraded from before the rollups (migration 0011). */
+export async function rollupsMissing(db: Executor): Promise<boolean> {
+  const [row] = await selectRows<{ missing: boolean }>(
+    db,
+    sql`select exists (select 1 from execution_logs) and not exists (select 1 from execution_rollups)
+          and not exists (select 1 from execution_time_rollups) as missing`,
+  );
+  return Boolean(row?.missing);
+}
