@@ -161,9 +161,7 @@ export const queuedRuns = pgTable(
     open: boolean('open').notNull().default(true),
   },
   (table) => [
-    uniqueIndex('queued_runs_open_entry_key')
-      .on(table.accountId, table.entryId, table.workflowId)
-      .where(sql`open`),
+    uniqueIndex('queued_runs_open_entry_key').on(table.accountId, table.entryId, table.workflowId).where(sql`open`),
     index('queued_runs_tenant_queued_idx').on(table.tenantId, table.queuedAt),
     index('queued_runs_queued_idx').on(table.queuedAt),
     index('queued_runs_company_id_idx').on(table.companyId),
