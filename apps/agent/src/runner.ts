@@ -1,6 +1,6 @@
 import type { ExecutionStatus } from '@opsdeck/contract/live';
+import { errorMessageFor } from '@opsdeck/rax/activity-errors';
 import type { RaxStep } from '@opsdeck/rax/format';
-import { errorMessageFor } from './activity-errors';
 
 /** Waits `ms`, or less when `signal` aborts first; never rejects. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;

@@ -1,8 +1,9 @@
 /**
  * Error messages that fit the activity a simulated run fails at, so that the exceptions and
- * execution logs a demo produces read like a real robot's. Keyed by the demo catalogue's activity
- * keys (apps/server/src/seed/demo-activities.ts); any other key is matched by the words in it,
- * then falls back to DEFAULT_ERRORS.
+ * execution logs a demo produces read like a real robot's: the simulated agent's runs
+ * (apps/agent) and the demo's history (apps/server/src/seed/demo-history.ts) draw from here.
+ * Keyed by the demo catalogue's activity keys (apps/server/src/seed/demo-activities.ts); any
+ * other key is matched by the words in it, then falls back to DEFAULT_ERRORS.
  */
 export type ActivityFamily = 'web' | 'excel' | 'mail' | 'sap' | 'ocr' | 'pdf' | 'http' | 'sql' | 'delay';
 
