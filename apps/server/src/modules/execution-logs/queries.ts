@@ -7,55 +7,27 @@ import { inScope, type TenantScope } from '../../platform/tenancy';
 export type ExecutionLogRow = typeof executionLogs.$inferSelect;
 export type NewExecutionLog = Omit<typeof executionLogs.$inferInsert, 'receivedAt'>;
 
-/** A workflow of the tenant, archived ones included: a run can end after its workflow was archived. */
-export async function findTenantWorkflow(db: Executor, id: number, tenantId: string) {
-  const [row] = await db
-    .select({ id: workflows.id, name: workflows.name })
-    .from(workflows)
-    .where(and(eq(workflows.id, id), eq(workflows.tenantId, tenantId)));
-  return row;
-}
-
-/**
- * The tenant's user with this e-mail, case-insensitively (e-mails are unique across users, archived
- * ones included: users_email_lower_key). An archived user still is the person who ran it.
- */
-export async function findTenantUserByEmail(db: Executor, tenantId: string, email: string) {
-  const [row] = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, emailAddress: users.emailAddress })
-    .from(users)
-    .where(and(eq(sql`lower(${users.emailAddress})`, email.trim().toLowerCase()), eq(users.tenantId, tenantId)))
-    .limit(1);
-  return row;
-}
-
-/** The number of the workflow's version that was current at `at` (its first one if none was yet). */
-export async function versionAt(db: Executor, workflowId: number, at: number): Promise<number | null> {
-  const [row] = await db
-    .select({
-      number: sql<number>`coalesce(max(${workflowVersions.number}) filter (where ${workflowVersions.createdAt} <= ${at}), min(${workflowVersions.number}))`,
-    })
-    .from(workflowVersions)
-    .where(eq(workflowVersions.workflowId, workflowId));
-  return row?.number ?? null;
-}
-
 /** Rollup buckets (docs/reports.md): 15 minutes for the counts and the executed time, and UTC days. */
 export const BUCKET_MS = 15 * 60_000;
 export const DAY_MS = 86_400_000;
 
 /**
- * Stores a log once and, in the same statement (so in the same transaction), adds it to the three
- * rollups: its status counted in its start's 15-minute bucket and UTC day, its executed time spread
- * over the 15-minute buckets it ran in. A log whose id and start are stored already (a resent
- * report) inserts nothing, so nothing is counted twice. False when it was a resend.
+ * Stores logs once each and, in the same statement (so in the same transaction), adds them to the
+ * three rollups: each status counted in its start's 15-minute bucket and UTC day, each run's
+ * executed time spread over the 15-minute buckets it ran in. A log whose id and start are stored
+ * already (a resent report) inserts nothing, so nothing is counted twice. Answers the logs stored,
+ * as `id|executionStart`. Rows of one statement are summed per rollup row first (an upsert may not
+ * touch a row twice): a batch adds to a busy company's rows once, not once a log.
  */
-export async function insertExecutionLog(db: Executor, values: NewExecutionLog): Promise<boolean> {
+export async function insertExecutionLogs(db: Executor, rows: readonly NewExecutionLog[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const receivedAt = Date.now();
   const insert = db
     .insert(executionLogs)
-    .values({ ...values, receivedAt: Date.now() })
+    .values(rows.map((row) => ({ ...row, receivedAt })))
     .onConflictDoNothing()
     .returning({
+      id: executionLogs.id,
       tenantId: executionLogs.tenantId,
       companyId: executionLogs.companyId,
       workflowId: executionLogs.workflowId,
@@ -63,13 +35,18 @@ export async function insertExecutionLog(db: Executor, values: NewExecutionLog):
       executionEnd: executionLogs.executionEnd,
       statusType: executionLogs.statusType,
     });
+  const counts = (width: number) => sql`
+      select tenant_id, max(company_id) as company_id, workflow_id, execution_start - mod(execution_start, ${width}::bigint) as bucket,
+        count(*) filter (where status_type = 'success')::int as succeeded,
+        count(*) filter (where status_type = 'faulted')::int as faulted,
+        count(*) filter (where status_type = 'unknown')::int as unknown
+      from log where tenant_id is not null and workflow_id is not null
+      group by tenant_id, workflow_id, bucket`;
   const query = sql`
     with log as ${insert},
     counted as (
       insert into execution_rollups (tenant_id, company_id, workflow_id, bucket_start, succeeded, faulted, unknown)
-      select tenant_id, company_id, workflow_id, execution_start - mod(execution_start, ${BUCKET_MS}::bigint),
-        (status_type = 'success')::int, (status_type = 'faulted')::int, (status_type = 'unknown')::int
-      from log where tenant_id is not null and workflow_id is not null
+      ${counts(BUCKET_MS)}
       on conflict (tenant_id, bucket_start, workflow_id) do update set
         succeeded = execution_rollups.succeeded + excluded.succeeded,
         faulted = execution_rollups.faulted + excluded.faulted,
@@ -78,9 +55,7 @@ export async function insertExecutionLog(db: Executor, values: NewExecutionLog):
     ),
     daily as (
       insert into execution_daily_rollups (tenant_id, company_id, workflow_id, day_start, succeeded, faulted, unknown)
-      select tenant_id, company_id, workflow_id, execution_start - mod(execution_start, ${DAY_MS}::bigint),
-        (status_type = 'success')::int, (status_type = 'faulted')::int, (status_type = 'unknown')::int
-      from log where tenant_id is not null and workflow_id is not null
+      ${counts(DAY_MS)}
       on conflict (tenant_id, day_start, workflow_id) do update set
         succeeded = execution_daily_rollups.succeeded + excluded.succeeded,
         faulted = execution_daily_rollups.faulted + excluded.faulted,
@@ -89,24 +64,78 @@ export async function insertExecutionLog(db: Executor, values: NewExecutionLog):
     ),
     timed as (
       insert into execution_time_rollups (tenant_id, company_id, bucket_start, execution_ms)
-      select tenant_id, company_id, bucket, least(execution_end, bucket + ${BUCKET_MS}::bigint) - greatest(execution_start, bucket)
+      select tenant_id, max(company_id), bucket,
+        sum(least(execution_end, bucket + ${BUCKET_MS}::bigint) - greatest(execution_start, bucket))
       from log, generate_series(execution_start - mod(execution_start, ${BUCKET_MS}::bigint), execution_end - 1, ${BUCKET_MS}::bigint) as bucket
       where tenant_id is not null and execution_end > execution_start
+      group by tenant_id, bucket
       on conflict (tenant_id, bucket_start) do update set execution_ms = execution_time_rollups.execution_ms + excluded.execution_ms
       returning 1
     )
-    select count(*)::int as stored from log`;
-  const run = () => selectRows<{ stored: number }>(db, query);
-  let rows: { stored: number }[];
+    select id::text as id, execution_start::text as start from log`;
+  const run = () => selectRows<{ id: string; start: string }>(db, query);
+  let stored: { id: string; start: string }[];
   try {
-    rows = await run();
+    stored = await run();
   } catch (error) {
     // The first log of a month makes its partition (migration 0011), then is stored as any other.
     if (!hasSqlState(error, SQLSTATE.checkViolation) || !isMissingPartition(error)) throw error;
-    await ensureMonthPartition(db, 'execution_logs', values.executionStart);
-    rows = await run();
+    const months = new Set(rows.map((row) => monthOf(row.executionStart)));
+    for (const month of months) await ensureMonthPartition(db, 'execution_logs', month);
+    stored = await run();
   }
-  return Number(rows[0]?.stored ?? 0) > 0;
+  return new Set(stored.map((row) => logKey(row.id, Number(row.start))));
+}
+
+/** How a stored log is named in insertExecutionLogs's answer. */
+export const logKey = (id: string, executionStart: number) => `${id}|${executionStart}`;
+
+/** Stores one log (insertExecutionLogs): false when it was stored already. */
+export async function insertExecutionLog(db: Executor, values: NewExecutionLog): Promise<boolean> {
+  return (await insertExecutionLogs(db, [values])).size > 0;
+}
+
+const monthOf = (at: number) => {
+  const date = new Date(at);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+};
+
+/** The version numbers of these workflows with their creation times, oldest first: which version ran when. */
+export async function workflowVersionTimes(db: Executor, workflowIds: readonly number[]) {
+  if (workflowIds.length === 0) return [];
+  return db
+    .select({
+      workflowId: workflowVersions.workflowId,
+      number: workflowVersions.number,
+      createdAt: workflowVersions.createdAt,
+    })
+    .from(workflowVersions)
+    .where(inArray(workflowVersions.workflowId, [...workflowIds]))
+    .orderBy(workflowVersions.workflowId, workflowVersions.number);
+}
+
+/** Workflows by id, archived ones included (a run can end after its workflow was archived). */
+export async function workflowsByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: workflows.id, tenantId: workflows.tenantId, name: workflows.name })
+    .from(workflows)
+    .where(inArray(workflows.id, [...ids]));
+}
+
+/** Users with one of these e-mails (compared lower-cased), with their tenant. */
+export async function usersByEmails(db: Executor, emails: readonly string[]) {
+  if (emails.length === 0) return [];
+  return db
+    .select({
+      id: users.id,
+      tenantId: users.tenantId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      emailAddress: users.emailAddress,
+    })
+    .from(users)
+    .where(inArray(sql`lower(${users.emailAddress})`, [...emails]));
 }
 
 /** PostgreSQL's 23514 for a row no partition takes ("no partition of relation … found for row"). */

@@ -1,7 +1,9 @@
 import type { ExecutionNotice, ExecutionReport, QueueChanges } from '@opsdeck/contract/live';
 import type { Db } from '../../db/client';
-import { badRequest, notFound } from '../../platform/errors';
+import { type AppError, badRequest, notFound } from '../../platform/errors';
+import { groupCommit } from '../../platform/group-commit';
 import { byIds, selectAccounts } from '../accounts/queries';
+import type { NewExecutionLog } from './queries';
 import * as q from './queries';
 
 /** The connected agent a report came from: its key (account), that key's tenant and the machine. */
@@ -27,52 +29,54 @@ const storable = (text: string | null) => (text === null ? null : text.replaceAl
 
 export type ExecutionLogsService = ReturnType<typeof createExecutionLogsService>;
 
+type Pending = { agent: ExecutingAgent; report: ExecutionReport };
+type Outcome = { stored: boolean } | { error: AppError };
+
 /**
- * Execution logs (spec section 3; `/agent/execution` in ../shared/LIVE.md): every run an agent
- * reports, stored once per report id, with who ran what where copied in as it is now. A faulted
- * run is an exception. Read by the reports (`listExecutionLogs`).
+ * Execution logs (spec section 3; `/agent/execution` in docs/live-channel.md): every run an agent
+ * reports, stored once per report, with who ran what where copied in as it is now, and the report
+ * rollups kept in the same statement (docs/reports.md). A faulted run is an exception. Reports
+ * arriving together are written together (platform/group-commit.ts): a batch reads its keys,
+ * workflows, executors and versions in four queries and is stored in one statement.
  */
 export function createExecutionLogsService(deps: { db: Db; retentionDays?: number; now?: () => number }) {
   const { db, now = Date.now } = deps;
   const retentionMs = (deps.retentionDays ?? 400) * 86_400_000;
 
-  /** The executor: the company's user with the key's e-mail, or the key's own name. */
-  async function executorOf(tenantId: string | null, fullName: string | null, email: string | null) {
-    const user = tenantId !== null && email ? await q.findTenantUserByEmail(db, tenantId, email) : undefined;
-    if (user) {
-      return { executorUserId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.emailAddress };
-    }
-    return { executorUserId: null, ...splitFullName(fullName), email };
-  }
+  async function writeBatch(batch: Pending[]): Promise<Outcome[]> {
+    const accountIds = [...new Set(batch.map(({ agent }) => agent.accountId))];
+    const accounts = new Map((await selectAccounts(db, byIds(accountIds))).map((row) => [row.id, row]));
+    const workflowIds = [...new Set(batch.map(({ report }) => report.workflowId))];
+    const workflows = new Map((await q.workflowsByIds(db, workflowIds)).map((row) => [row.id, row]));
+    const emails = [
+      ...new Set(
+        [...accounts.values()].flatMap((account) =>
+          account.emailAddress ? [account.emailAddress.trim().toLowerCase()] : [],
+        ),
+      ),
+    ];
+    const people = await q.usersByEmails(db, emails);
+    const versions = await q.workflowVersionTimes(db, [...workflows.keys()]);
 
-  return {
-    /**
-     * Stores the report of a run that ended. The workflow must be one of the agent's company
-     * (archived ones included); a report already stored (same id) stores nothing: `stored` false.
-     */
-    async record(
-      agent: ExecutingAgent,
-      report: ExecutionReport,
-    ): Promise<{ stored: boolean; notice?: ExecutionNotice }> {
-      if (report.executionEnd < report.executionStart) {
-        throw badRequest('ERROR_GENERAL_INVALID_INPUT', { executionEnd: 'ERROR_GENERAL_INVALID_INPUT' });
-      }
-      // Each 15 minutes of a run is a row of the executed-time rollup: a run of years is a clock gone wrong.
-      if (report.executionEnd - report.executionStart > MAX_RUN_MS || report.executionEnd > now() + CLOCK_SKEW_MS) {
-        throw badRequest('ERROR_EXECUTION_REPORT_INVALID', { executionEnd: 'ERROR_EXECUTION_REPORT_INVALID' });
-      }
-      // Older than the retention: its month is gone (or about to be); acknowledged, not stored.
-      if (report.executionStart < now() - retentionMs) return { stored: false };
-      const [account] = await selectAccounts(db, byIds([agent.accountId]));
-      if (!account || account.tenantId !== agent.tenantId) throw notFound('ERROR_ACCOUNT_NOT_EXIST');
-      // A solo licence has no company, hence no workflow of its own.
-      const workflow =
-        agent.tenantId === null ? undefined : await q.findTenantWorkflow(db, report.workflowId, agent.tenantId);
-      if (!workflow) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
-      const executor = await executorOf(agent.tenantId, account.fullName, account.emailAddress);
-      const workflowVersion = await q.versionAt(db, workflow.id, report.executionStart);
-
-      const stored = await q.insertExecutionLog(db, {
+    const outcomes: (Outcome | NewExecutionLog)[] = batch.map(({ agent, report }) => {
+      const account = accounts.get(agent.accountId);
+      if (!account || account.tenantId !== agent.tenantId) return { error: notFound('ERROR_ACCOUNT_NOT_EXIST') };
+      const workflow = workflows.get(report.workflowId);
+      // A solo licence has no company, hence no workflow of its own; archived workflows still log.
+      if (agent.tenantId === null || !workflow || workflow.tenantId !== agent.tenantId)
+        return { error: notFound('ERROR_WORKFLOW_NOT_EXIST') };
+      // The executor: the company's user with the key's e-mail (archived ones too), or the key's own name.
+      const email = account.emailAddress?.trim().toLowerCase();
+      const user = email
+        ? people.find((person) => person.tenantId === agent.tenantId && person.emailAddress.toLowerCase() === email)
+        : undefined;
+      const executor = user
+        ? { executorUserId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.emailAddress }
+        : { executorUserId: null, ...splitFullName(account.fullName), email: account.emailAddress };
+      const ofWorkflow = versions.filter((version) => version.workflowId === workflow.id);
+      // The version current when the run started (its first one, if the run predates them all).
+      const version = ofWorkflow.filter((row) => row.createdAt <= report.executionStart).at(-1) ?? ofWorkflow[0];
+      return {
         id: report.id,
         tenantId: agent.tenantId,
         companyId: account.companyId,
@@ -88,17 +92,54 @@ export function createExecutionLogsService(deps: { db: Db; retentionDays?: numbe
         hostname: agent.hostname || null,
         workflowId: workflow.id,
         workflowName: workflow.name,
-        workflowVersion,
+        workflowVersion: version?.number ?? null,
         executionStart: report.executionStart,
         executionEnd: report.executionEnd,
         statusType: report.statusType,
         errorMessage: storable(report.errorMessage),
         errorActivity: storable(report.errorActivity),
-      });
-      if (!stored) return { stored };
+      } satisfies NewExecutionLog;
+    });
+    const rows = outcomes.filter((outcome): outcome is NewExecutionLog => 'executionStart' in outcome);
+    const stored = await q.insertExecutionLogs(db, rows);
+    // The same report twice in one batch is stored by the first and a resend for the second.
+    const answered = new Set<string>();
+    return outcomes.map((outcome) => {
+      if (!('executionStart' in outcome)) return outcome;
+      const key = q.logKey(outcome.id, outcome.executionStart);
+      const first = stored.has(key) && !answered.has(key);
+      answered.add(key);
+      return { stored: first };
+    });
+  }
+
+  const write = groupCommit(writeBatch, { maxBatch: 500, maxInFlight: 2 });
+
+  return {
+    /**
+     * Stores the report of a run that ended. The workflow must be one of the agent's company
+     * (archived ones included); a report already stored (same id and start) stores nothing:
+     * `stored` false. The notice is what consoles are told of a stored run.
+     */
+    async record(
+      agent: ExecutingAgent,
+      report: ExecutionReport,
+    ): Promise<{ stored: boolean; notice?: ExecutionNotice }> {
+      if (report.executionEnd < report.executionStart) {
+        throw badRequest('ERROR_GENERAL_INVALID_INPUT', { executionEnd: 'ERROR_GENERAL_INVALID_INPUT' });
+      }
+      // Each 15 minutes of a run is a row of the executed-time rollup: a run of years is a clock gone wrong.
+      if (report.executionEnd - report.executionStart > MAX_RUN_MS || report.executionEnd > now() + CLOCK_SKEW_MS) {
+        throw badRequest('ERROR_EXECUTION_REPORT_INVALID', { executionEnd: 'ERROR_EXECUTION_REPORT_INVALID' });
+      }
+      // Older than the retention: its month is gone (or about to be); acknowledged, not stored.
+      if (report.executionStart < now() - retentionMs) return { stored: false };
+      const outcome = await write({ agent, report });
+      if ('error' in outcome) throw outcome.error;
+      if (!outcome.stored) return { stored: false };
       const { id, workflowId, executionStart, executionEnd, statusType } = report;
       return {
-        stored,
+        stored: true,
         notice: { id, tenantId: agent.tenantId, workflowId, executionStart, executionEnd, statusType },
       };
     },
