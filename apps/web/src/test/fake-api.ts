@@ -9,9 +9,9 @@ export interface RecordedCall {
   body: unknown;
 }
 
-type Handler = (
-  call: RecordedCall,
-) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
+/** An answer: `body` sent as JSON, or `text` sent as it is (a file), with `headers` added. */
+type Answer = { status?: number; body?: unknown; text?: string; headers?: Record<string, string> };
+type Handler = (call: RecordedCall) => Answer | Promise<Answer>;
 
 /**
  * Replaces fetch (the console's boundary) with handlers keyed by 'METHOD /path', and
@@ -30,10 +30,11 @@ export function fakeApi(handlers: Record<string, Handler>): { calls: RecordedCal
     if (!handler) {
       return new Response(JSON.stringify({ key: 'ERROR_GENERAL_NOT_FOUND', message: 'not found' }), { status: 404 });
     }
-    const { status = 200, body: answer } = await handler(call);
+    const { status = 200, body: answer, text, headers = {} } = await handler(call);
+    if (text !== undefined) return new Response(text, { status, headers });
     return new Response(answer === undefined ? null : JSON.stringify(answer), {
       status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);
