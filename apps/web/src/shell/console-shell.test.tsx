@@ -28,7 +28,6 @@ describe('console routing and shell', () => {
     const { router } = renderApp('/dashboard');
     expect(await screen.findByRole('heading', { name: 'Agent Report' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard/report/agent');
-    expect(screen.getByText('This screen arrives with the Reports release.')).toBeTruthy();
     const banner = screen.getByRole('banner');
     expect(within(banner).getByText('Grace Hopper')).toBeTruthy();
     expect(within(banner).getByRole('button', { name: 'Toggle sidebar' })).toBeTruthy();

@@ -76,14 +76,14 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./forbidden-page')).ForbiddenPage }),
           },
           section('report', [
-            upcoming('reportAgent', 'areas.reports', 'screens.agentReport'),
+            page('reportAgent', async () => (await import('../features/reports/agent-report-page')).AgentReportPage),
             upcoming('reportMonitor', 'areas.monitor', 'screens.monitor'),
           ]),
           section('workflow', [
             page('workflowList', async () => (await import('../features/workflows/workflows-page')).WorkflowsPage),
             page('workflowEvents', async () => (await import('../features/events/events-page')).EventsPage),
-            upcoming('workflowErrors', 'areas.reports'),
-            upcoming('workflowLogs', 'areas.reports'),
+            page('workflowErrors', async () => (await import('../features/reports/exceptions-page')).ExceptionsPage),
+            page('workflowLogs', async () => (await import('../features/reports/logs-page')).LogsPage),
           ]),
           section('license', [
             page('companies', async () => (await import('../features/companies/companies-page')).CompaniesPage),

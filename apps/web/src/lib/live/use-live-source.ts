@@ -9,7 +9,8 @@ export interface LiveSourceOptions {
 }
 
 /**
- * The page's live source: the one a test provides, else a live client of this session (token and
+ * The page's live source, or null when not `enabled` (the viewer may not watch): the one a test
+ * provides, else a live client of this session (token and
  * the admin's chosen company), connected while the page is shown. A new token or company is a new
  * connection, as the server scopes a console by its CONNECT headers.
  */
@@ -27,5 +28,5 @@ export function useLiveSource(enabled: boolean, { agents = true }: LiveSourceOpt
     client.start();
     return () => client.stop();
   }, [client]);
-  return override ?? client;
+  return enabled ? (override ?? client) : null;
 }
