@@ -25,6 +25,8 @@ import { startLogMaintenance } from './modules/execution-logs/maintenance';
 import { createExecutionLogsService } from './modules/execution-logs/service';
 import { licenseRoutes } from './modules/licenses/routes';
 import { createLicensesService } from './modules/licenses/service';
+import { reportRoutes } from './modules/reports/routes';
+import { createReportsService } from './modules/reports/service';
 import { roleRoutes } from './modules/roles/routes';
 import { createRolesService } from './modules/roles/service';
 import { scheduleRoutes } from './modules/schedules/routes';
@@ -115,6 +117,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const accounts = createAccountsService({ db, signing, events });
   const workflows = createWorkflowsService({ db, events });
   const executionLogs = createExecutionLogsService({ db, retentionDays: config.executionLogRetentionDays });
+  const reports = createReportsService({ db, retentionDays: config.executionLogRetentionDays });
   const logMaintenance = startLogMaintenance({ db, retentionDays: config.executionLogRetentionDays, log: app.log });
 
   const checkAccess = registerAccessControl(app, {
@@ -169,6 +172,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(activityRoutes, { activities });
       await api.register(workflowRoutes, { workflows, maxUploadBytes: config.maxUploadBytes });
       await api.register(eventsRoutes, { live, workflows });
+      await api.register(reportRoutes, { reports });
     },
     { prefix: '/api' },
   );
@@ -191,6 +195,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       live,
       backplane,
       executionLogs,
+      reports,
       logMaintenance,
     },
   });

@@ -41,8 +41,13 @@ const ordered = (range: { from: number; to: number }) => range.from <= range.to;
 export const ReportRange = z.object(rangeShape).refine(ordered, { message: invalid, path: ['to'] });
 export type ReportRange = z.infer<typeof ReportRange>;
 
-/** An IANA time zone name the runtime knows ('UTC', 'Europe/Berlin', 'Asia/Kathmandu'). */
+/**
+ * An IANA time zone name the runtime knows ('UTC', 'Europe/Berlin', 'Asia/Kathmandu'). A name, not
+ * an offset: runtimes that take '+05:45' would pass it to PostgreSQL, which reads it as POSIX does
+ * (5:45 west of Greenwich).
+ */
 export function isTimeZone(value: string): boolean {
+  if (!/^[A-Za-z]/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return true;

@@ -10,6 +10,8 @@ export const SQLSTATE = {
   /** A number past its column's range (an int4 id of 2^31 or more), should one slip past validation. */
   numericValueOutOfRange: '22003',
   invalidTextRepresentation: '22P02',
+  /** A value a function refuses, such as a time zone name the database does not know. */
+  invalidParameterValue: '22023',
   /** A CHECK constraint, or a row that no partition of a partitioned table takes. */
   checkViolation: '23514',
 } as const;

@@ -1,0 +1,224 @@
+import { type Page, parseSort } from '@opsdeck/contract/paging';
+import {
+  EXCEPTION_CSV_COLUMNS,
+  type ExecutionException,
+  type ExecutionLog,
+  type ExecutionLogListQuery,
+  type ExecutionTimeEntry,
+  LOG_CSV_COLUMNS,
+  type Metrics,
+  type ReportRange,
+  type TotalHoursQuery,
+  type UseCount,
+  type UseCountsQuery,
+} from '@opsdeck/contract/reports';
+import type { Db } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import type { CsvValue } from '../../platform/csv';
+import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
+import { badRequest } from '../../platform/errors';
+import { likePattern } from '../../platform/search';
+import { scopeOf } from '../../platform/tenancy';
+import { DAY_MS } from '../execution-logs/queries';
+import * as q from './queries';
+import { decomposeRange, zonedDays } from './ranges';
+
+/** The two lists: `/exceptions` (faulted runs, the exception's fields) and `/logs` (every run, more fields). */
+export type LogListKind = 'exceptions' | 'logs';
+
+/** Rows an export reads per query: a keyset batch, so that memory stays flat at any size. */
+export const CSV_BATCH_ROWS = 1_000;
+
+function toException(row: q.LogRow): ExecutionException {
+  return {
+    id: row.id,
+    executionStart: row.executionStart,
+    workflowId: row.workflowId,
+    workflowName: row.workflowName,
+    workflowVersion: row.workflowVersion,
+    errorMessage: row.errorMessage,
+    errorActivity: row.errorActivity,
+    executedBy: { id: row.executorUserId, firstName: row.executorFirstName, lastName: row.executorLastName },
+    emailAddress: row.emailAddress,
+    macAddress: row.macAddress,
+    hostname: row.hostname,
+  };
+}
+
+function toLog(row: q.LogRow): ExecutionLog {
+  return {
+    ...toException(row),
+    executionEnd: row.executionEnd,
+    statusType: row.statusType,
+    companyName: row.companyName,
+    departmentName: row.departmentName,
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A log as a CSV record: the columns of LOG_CSV_COLUMNS (EXCEPTION_CSV_COLUMNS are a subset), times in ISO 8601 UTC. */
+function toCsvRecord(row: q.LogRow): Record<(typeof LOG_CSV_COLUMNS)[number], CsvValue> {
+  return {
+    id: row.id,
+    executionStart: iso(row.executionStart),
+    executionEnd: iso(row.executionEnd),
+    runtimeSeconds: (row.executionEnd - row.executionStart) / 1000,
+    statusType: row.statusType,
+    workflowName: row.workflowName,
+    workflowVersion: row.workflowVersion,
+    errorMessage: row.errorMessage,
+    errorActivity: row.errorActivity,
+    executedByFirstName: row.executorFirstName,
+    executedByLastName: row.executorLastName,
+    emailAddress: row.emailAddress,
+    macAddress: row.macAddress,
+    hostname: row.hostname,
+    companyName: row.companyName,
+    departmentName: row.departmentName,
+  };
+}
+
+/** A time zone Intl knows but the database does not (their tz data differ in age): the caller's 400. */
+async function zoneChecked<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (error) {
+    if (hasSqlState(error, SQLSTATE.invalidParameterValue)) {
+      throw badRequest('ERROR_REPORT_TIME_ZONE_INVALID', { tz: 'ERROR_REPORT_TIME_ZONE_INVALID' });
+    }
+    throw error;
+  }
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
+
+/**
+ * The report calls (docs/reports.md, "The calls"): counts from the rollups (exact for any range:
+ * whole days, whole 15-minute buckets and the raw ends, in one statement), executed time per day
+ * of the caller's zone, and the exceptions and logs, listed, paged or exported as CSV. Every read
+ * is of the request's scope (an admin who named no company reads every company).
+ *
+ * `retentionDays` is the logs' (EXECUTION_LOG_RETENTION_DAYS): the lists start no earlier than the
+ * UTC month that holds the retention's cut, the oldest month kept whole, so that a page's total (from
+ * the rollups, which are kept for ever) counts only rows the list can still show.
+ */
+export function createReportsService(deps: {
+  db: Db;
+  retentionDays?: number;
+  now?: () => number;
+  csvBatchRows?: number;
+}) {
+  const { db, now = Date.now, csvBatchRows = CSV_BATCH_ROWS } = deps;
+  const retentionMs = (deps.retentionDays ?? 400) * DAY_MS;
+
+  /** The first millisecond the lists show: the start of the UTC month of the retention's cut. */
+  function listsStart() {
+    const cut = new Date(now() - retentionMs);
+    return Date.UTC(cut.getUTCFullYear(), cut.getUTCMonth(), 1);
+  }
+
+  /** The list's filter, or null when the range is wholly before what the lists keep. */
+  function filterOf(kind: LogListKind, auth: RequestAuth, query: ExecutionLogListQuery): q.LogFilter | null {
+    const from = Math.max(query.from, listsStart());
+    if (from > query.to) return null;
+    return {
+      scope: scopeOf(auth),
+      from,
+      to: query.to,
+      faultedOnly: kind === 'exceptions',
+      ...(query.search
+        ? { search: { pattern: likePattern(query.search), timeZone: query.tz, logFields: kind === 'logs' } }
+        : {}),
+    };
+  }
+
+  /** The rows a filter matches: counted from the rollups without a search, else from the rows themselves. */
+  async function totalOf(filter: q.LogFilter): Promise<number> {
+    if (filter.search) return zoneChecked(q.countLogs(db, filter));
+    const counts = await q.rangeCounts(db, filter.scope, decomposeRange(filter.from, filter.to), { withQueued: false });
+    return filter.faultedOnly ? counts.faulted : counts.succeeded + counts.faulted + counts.unknown;
+  }
+
+  const directionOf = (query: ExecutionLogListQuery) => parseSort(query.sort)?.direction ?? 'desc';
+
+  async function rowsOf(kind: LogListKind, auth: RequestAuth, query: ExecutionLogListQuery) {
+    const filter = filterOf(kind, auth, query);
+    const direction = directionOf(query);
+    if (query.page === undefined) {
+      const rows = filter ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.limit })) : [];
+      return { rows };
+    }
+    const total = filter ? await totalOf(filter) : 0;
+    const offset = (query.page - 1) * query.size;
+    // Nothing is read past the end: a page number of two billion costs one count.
+    const rows =
+      filter && offset < total
+        ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.size, offset }))
+        : [];
+    return { rows, page: { total, page: query.page, size: query.size } };
+  }
+
+  async function list<T>(
+    kind: LogListKind,
+    auth: RequestAuth,
+    query: ExecutionLogListQuery,
+    map: (row: q.LogRow) => T,
+  ): Promise<T[] | Page<T>> {
+    const { rows, page } = await rowsOf(kind, auth, query);
+    const items = rows.map(map);
+    return page ? { items, ...page } : items;
+  }
+
+  /** Every row the filter matches, in the list's order, read in keyset batches of `csvBatchRows`. */
+  async function* allRows(filter: q.LogFilter | null, direction: 'asc' | 'desc') {
+    if (!filter) return;
+    let cursor: q.LogCursor | undefined;
+    for (;;) {
+      const batch = await zoneChecked(
+        q.listLogs(db, filter, { direction, limit: csvBatchRows, ...(cursor ? { cursor } : {}) }),
+      );
+      for (const row of batch) yield toCsvRecord(row);
+      const last = batch.at(-1);
+      if (!last || batch.length < csvBatchRows) return;
+      cursor = { executionStart: last.executionStart, id: last.id };
+    }
+  }
+
+  return {
+    /** Runs that started in the range, by outcome, and runs queued in it. */
+    async metrics(auth: RequestAuth, range: ReportRange): Promise<Metrics> {
+      const counts = await q.rangeCounts(db, scopeOf(auth), decomposeRange(range.from, range.to));
+      return {
+        completedWorkflowCount: counts.succeeded,
+        failedWorkflowCount: counts.faulted,
+        scheduledWorkflowCount: counts.queued,
+      };
+    },
+
+    /** The workflows run most in the range (every outcome), most first, at most `limit`. */
+    async useCounts(auth: RequestAuth, query: UseCountsQuery): Promise<UseCount[]> {
+      return q.useCounts(db, scopeOf(auth), decomposeRange(query.from, query.to), query.limit);
+    },
+
+    /** Executed time of each whole day of `tz` from the day holding `from` to the day holding `to`. */
+    async totalHours(auth: RequestAuth, query: TotalHoursQuery): Promise<ExecutionTimeEntry[]> {
+      const days = zonedDays(query.from, query.to, query.tz);
+      const bounds = [...days.map((day) => day.start), days.at(-1)!.end];
+      const perDay = await q.executedTimePerDay(db, scopeOf(auth), bounds);
+      return days.map((day, index) => ({ date: day.date, executionTime: perDay[index]! }));
+    },
+
+    exceptions: (auth: RequestAuth, query: ExecutionLogListQuery) => list('exceptions', auth, query, toException),
+    logs: (auth: RequestAuth, query: ExecutionLogListQuery) => list('logs', auth, query, toLog),
+
+    /** The list as a CSV download: every row it matches (no page, size or limit). */
+    csv(kind: LogListKind, auth: RequestAuth, query: ExecutionLogListQuery) {
+      return {
+        fileName: `${kind === 'logs' ? 'execution-logs' : 'exceptions'}-${query.from}-${query.to}.csv`,
+        columns: kind === 'logs' ? LOG_CSV_COLUMNS : EXCEPTION_CSV_COLUMNS,
+        rows: allRows(filterOf(kind, auth, query), directionOf(query)),
+      };
+    },
+  };
+}
