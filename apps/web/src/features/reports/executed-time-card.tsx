@@ -103,6 +103,7 @@ export function ExecutedTimeCard({ entries, month }: ExecutedTimeCardProps) {
                     title={t('reports.chart.title')}
                     description={t('reports.chart.description', { month })}
                     seriesLabel={t('reports.chart.minutes')}
+                    unit={t('reports.chart.unit')}
                     formatDay={formatDay}
                     onActiveDay={onActiveDay}
                   />

@@ -24,6 +24,8 @@ interface ExecutedTimeChartProps {
   title: string;
   description: string;
   seriesLabel: string;
+  /** 'min', after each value of the tooltip. */
+  unit: string;
   formatDay: (date: string) => string;
   onActiveDay: (date: string | null) => void;
 }
@@ -38,6 +40,7 @@ export function ExecutedTimeChart({
   title,
   description,
   seriesLabel,
+  unit,
   formatDay,
   onActiveDay,
 }: ExecutedTimeChartProps) {
@@ -47,12 +50,13 @@ export function ExecutedTimeChart({
       data={[...days]}
       dataKey="date"
       series={[{ name: 'minutes', label: seriesLabel, color: 'indigo.4' }]}
-      unit=" min"
       textColor="gray.3"
       gridColor="dark.4"
       cursorFill="dark.5"
-      valueFormatter={(value) => value.toFixed(1)}
+      valueFormatter={(value) => `${value.toFixed(1)} ${unit}`}
       xAxisProps={{ tickFormatter: (date: string) => String(Number(String(date).slice(8))) }}
+      yAxisProps={{ tickFormatter: (value: number) => String(Math.round(value * 10) / 10), width: 44 }}
+      yAxisLabel={seriesLabel}
       tooltipProps={{ labelFormatter: (label) => formatDay(String(label)) }}
       barChartProps={{ title, desc: description }}
       maxBarWidth={28}

@@ -12,6 +12,9 @@ export const SORT_KEY = 'executionStart';
 /** Spec section 9: the log pages' dates are YYYY/MM/DD HH:mm:ss. */
 export const formatLogDate = (epoch: number | null | undefined) => formatEpoch(epoch, DATE_FORMATS.log);
 
+/** A date or a runtime kept on one line: the table scrolls sideways rather than break it. */
+const oneLine = (text: string) => <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
+
 const isLog = (row: ExecutionException): row is ExecutionLog => 'statusType' in row;
 
 /**
@@ -25,7 +28,7 @@ export function executionColumns(kind: ExecutionListKind, t: TFunction): Column<
     key: SORT_KEY,
     header: t('reports.columns.executionStart'),
     value: (row) => row.executionStart,
-    render: (row) => formatLogDate(row.executionStart),
+    render: (row) => oneLine(formatLogDate(row.executionStart)),
     sortable: true,
     truncate: false,
   };
@@ -53,7 +56,7 @@ export function executionColumns(kind: ExecutionListKind, t: TFunction): Column<
       key: 'executionEnd',
       header: t('reports.columns.executionEnd'),
       value: (row) => (isLog(row) ? row.executionEnd : null),
-      render: (row) => (isLog(row) ? formatLogDate(row.executionEnd) : '-'),
+      render: (row) => (isLog(row) ? oneLine(formatLogDate(row.executionEnd)) : '-'),
       truncate: false,
       priority: 3,
     },
@@ -70,6 +73,7 @@ export function executionColumns(kind: ExecutionListKind, t: TFunction): Column<
       key: 'status',
       header: t('reports.columns.status'),
       value: (row) => (isLog(row) ? row.statusType : null),
+      width: 112,
       render: (row) => (isLog(row) ? <ExecutionStatusBadge status={row.statusType} /> : '-'),
     },
     ...shared,

@@ -12,7 +12,8 @@ const COLORS: Record<ExecutionStatus, string> = { success: '#237a36', faulted: '
 export function ExecutionStatusBadge({ status }: { status: ExecutionStatus }) {
   const { t } = useTranslation();
   return (
-    <Badge color={COLORS[status]} variant="filled" data-status={status}>
+    // Never cut to 'SU...' in a narrow column: the badge keeps its whole word.
+    <Badge color={COLORS[status]} variant="filled" data-status={status} style={{ minWidth: 'max-content' }}>
       {t(`reports.status.${status}`)}
     </Badge>
   );

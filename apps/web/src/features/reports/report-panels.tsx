@@ -44,10 +44,13 @@ export function MostUsedTable({ rows }: { rows: readonly UseCount[] }) {
   );
 }
 
-/** A duration as '12 h 5 min'. */
+/** A duration as '12 h 5 min', or under an hour in minutes to one decimal ('42.5 min', spec section 9). */
 export function useDurationText() {
   const { t } = useTranslation();
-  return (milliseconds: number) => t('reports.totalTime.duration', hoursAndMinutes(milliseconds));
+  return (milliseconds: number) =>
+    milliseconds < 3_600_000
+      ? t('reports.totalTime.minutesOnly', { minutes: formatMinutes(milliseconds) })
+      : t('reports.totalTime.duration', hoursAndMinutes(milliseconds));
 }
 
 /** Total Executed Time: the month's total, its busiest day, the daily average so far and the days with runs. */

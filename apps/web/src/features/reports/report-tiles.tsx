@@ -9,11 +9,14 @@ function Tile({ label, value, hint, testId }: { label: string; value: ReactNode;
       <Text component="dt" size="sm" c="dimmed" fw={600}>
         {label}
       </Text>
-      <Text component="dd" m={0} fz={32} fw={700} lh={1.2} data-testid={`${testId}-value`}>
-        {value}
-      </Text>
-      <Text size="xs" c="dimmed" mt={4}>
-        {hint}
+      {/* In a <dl>, the card holds only its term and its definition: the hint is part of the value. */}
+      <Text component="dd" m={0}>
+        <Text span display="block" fz={32} fw={700} lh={1.2} data-testid={`${testId}-value`}>
+          {value}
+        </Text>
+        <Text span display="block" size="xs" c="dimmed" mt={4}>
+          {hint}
+        </Text>
       </Text>
     </Card>
   );
@@ -34,13 +37,7 @@ export function ReportTiles({ activeAgents, metrics }: ReportTilesProps) {
   const count = (value: number | undefined | null) => (value === undefined || value === null ? '…' : value);
   const month = t('reports.tiles.thisMonth');
   return (
-    <SimpleGrid
-      component="dl"
-      cols={{ base: 1, xs: 2, md: 4 }}
-      spacing="md"
-      m={0}
-      aria-label={t('reports.tiles.label')}
-    >
+    <SimpleGrid component="dl" cols={{ base: 1, xs: 2, md: 4 }} spacing="md" m={0}>
       <Tile
         testId="tile-active-agents"
         label={t('reports.tiles.activeAgents')}
