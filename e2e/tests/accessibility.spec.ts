@@ -422,3 +422,47 @@ test.describe('accessibility of Workflow Events', () => {
     await expectAccessible(page, 'Workflow Events: refused');
   });
 });
+
+/** The agent report (chart and its table view) and the two list pages with their details modal, as a company head. */
+test.describe('accessibility of Reports', () => {
+  test.describe.configure({ mode: 'default' });
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await signedInPage(browser, USERS.companyHead.email);
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  test('the agent report, with its chart and as a table', async () => {
+    await openScreen(page, '/dashboard/report/agent', 'Agent Report');
+    await expect(page.getByTestId('tile-completed-value')).toHaveText(/^\d+$/);
+    // The chart once its chunk is in (or, early on the first of a month, the text saying it is empty).
+    await expect(page.getByRole('application').or(page.getByText(/^No executed time this month yet/))).toBeVisible();
+    await expect(
+      page.getByRole('table', { name: 'Most Used Workflows' }).or(page.getByText(/^No runs this month/)),
+    ).toBeVisible();
+    await expectAccessible(page, 'Agent Report');
+    await page.getByText('Table', { exact: true }).click();
+    await expect(page.getByRole('table', { name: /^Executed minutes per day of / })).toBeVisible();
+    await expectAccessible(page, 'Agent Report: executed minutes as a table');
+  });
+
+  for (const [path, heading] of [
+    ['/dashboard/workflow/errors', 'Error Logs'],
+    ['/dashboard/workflow/logs', 'Execution Logs'],
+  ] as const) {
+    test(`${heading} with a run's details`, async () => {
+      await openScreen(page, `${path}?range=thisMonth`, heading);
+      const rows = page.getByRole('table', { name: heading }).locator('tbody tr');
+      await expect(rows.first().locator('td:nth-child(2)')).toBeVisible();
+      await expectAccessible(page, heading);
+      await rows.first().click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog.getByTestId('execution-details')).toBeVisible();
+      await expectAccessible(page, `${heading}: details`, '.mantine-Modal-content');
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+    });
+  }
+});
