@@ -37,7 +37,7 @@ export function canRead(kind: ExecutionListKind, viewer: Viewer): boolean {
   return holds(viewer, 'VIEW_ERROR_LOGS') || (kind === 'exceptions' && holds(viewer, 'ACCESS_AGENT_REPORT_TAB'));
 }
 
-const FILE_KIND: Record<ExecutionListKind, string> = { exceptions: 'error-logs', logs: 'execution-logs' };
+const FILE_KIND: Record<ExecutionListKind, string> = { exceptions: 'exceptions', logs: 'execution-logs' };
 
 /**
  * The exceptions and execution logs pages (spec section 2): the shared search bar with a range
