@@ -4,7 +4,7 @@ import { sealKey } from '@opsdeck/licensing/sealing';
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { accounts, activities, licenses, licenseTypeActivities, users } from '../db/schema';
-import type { DemoTenant } from './demo-tenant';
+import { DEMO_HISTORY_DAYS, type DemoTenant } from './demo-tenant';
 
 const DAY = 86_400_000;
 
@@ -71,7 +71,8 @@ export async function seedDemoLicenses(db: Executor, tenant: DemoTenant, plans: 
         tenantId: tenant.tenantId,
         typeKey: plan.type,
         label: plan.label,
-        issueDate: tenant.now - (365 - daysLeft) * DAY - index * DAY,
+        // A year's licence, or a longer one issued before the demo's history, whose runs its keys made.
+        issueDate: tenant.now - Math.max(365 - daysLeft, DEMO_HISTORY_DAYS + 30) * DAY - index * DAY,
         expirationDate: tenant.now + daysLeft * DAY,
         maxAccounts: plan.maxAccounts,
       })
@@ -89,7 +90,7 @@ export async function seedDemoLicenses(db: Executor, tenant: DemoTenant, plans: 
         departmentName: department.name,
         keyDigest: digest,
         partialKey: partial,
-        createdAt: tenant.now - (keys - k) * DAY,
+        createdAt: tenant.now - (DEMO_HISTORY_DAYS + keys - k) * DAY,
         ...(who
           ? {
               sealedKey: sealKey(key, signingKey),

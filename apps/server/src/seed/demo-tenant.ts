@@ -8,3 +8,9 @@ export type DemoTenant = {
   staffIds: number[];
   now: number;
 };
+
+/**
+ * How many days of runs the demo starts with (demo-history.ts): the workflows, licences and keys
+ * the history runs are dated before it.
+ */
+export const DEMO_HISTORY_DAYS = 90;

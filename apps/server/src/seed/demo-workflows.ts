@@ -4,9 +4,9 @@ import type { Executor } from '../db/client';
 import { databaseBlobStore } from '../modules/workflows/blob-store';
 import * as q from '../modules/workflows/queries';
 import { storeVersion } from '../modules/workflows/service';
-import type { DemoTenant } from './demo-tenant';
+import { DEMO_HISTORY_DAYS, type DemoTenant } from './demo-tenant';
 
-type Step = [activity: string, name: string, expectedSeconds: number];
+export type Step = [activity: string, name: string, expectedSeconds: number];
 type WorkflowPlan = { name: string; description: string; steps: Step[]; resources?: Record<string, string> };
 type VersionPlan = WorkflowPlan & { revisions?: Step[][] };
 type FolderPlan = { name: string; workflows?: VersionPlan[]; folders?: FolderPlan[] };
@@ -214,6 +214,20 @@ const TREE: FolderPlan[] = [
 ];
 
 const DAY = 24 * 60 * 60 * 1000;
+/** Days between a workflow's versions: the revisions fall inside the demo's history, whose runs show them. */
+const REVISED_EVERY_DAYS = 35;
+
+/** Every demo workflow's steps, version by version (first the original), by name: what the demo's history runs. */
+export function demoWorkflowSteps(): Map<string, Step[][]> {
+  const plans = new Map<string, Step[][]>();
+  const walk = (folder: FolderPlan) => {
+    for (const workflow of folder.workflows ?? [])
+      plans.set(workflow.name, [workflow.steps, ...(workflow.revisions ?? [])]);
+    for (const child of folder.folders ?? []) walk(child);
+  };
+  for (const folder of TREE) walk(folder);
+  return plans;
+}
 
 async function raxOf(plan: WorkflowPlan, steps: Step[]) {
   const bytes = await writeRax(
@@ -233,18 +247,21 @@ async function raxOf(plan: WorkflowPlan, steps: Step[]) {
   };
 }
 
-/** Seeds one demo company's workflow tree, dated over the last weeks, by its staff. */
+/**
+ * Seeds one demo company's workflow tree by its staff, made in the weeks before the demo's history
+ * (which runs them) and revised during it.
+ */
 export async function seedDemoWorkflows(db: Executor, tenant: DemoTenant) {
   const people = tenant.staffIds.length > 0 ? tenant.staffIds : [null];
   let made = 0;
   const person = () => people[made % people.length] ?? null;
 
   const addFolder = async (parent: q.DirectoryRow, plan: FolderPlan) => {
-    const at = tenant.now - (40 - made) * DAY;
+    const at = tenant.now - (DEMO_HISTORY_DAYS + 40 - made) * DAY;
     const directory = await q.insertDirectory(db, parent, { name: plan.name, userId: person(), now: at });
     for (const workflow of plan.workflows ?? []) {
       made += 1;
-      const createdAt = tenant.now - (30 - made) * DAY;
+      const createdAt = tenant.now - (DEMO_HISTORY_DAYS + 30 - made) * DAY;
       const versions = [workflow.steps, ...(workflow.revisions ?? [])];
       const first = await raxOf(workflow, versions[0]!);
       const row = await q.insertWorkflow(db, {
@@ -262,7 +279,7 @@ export async function seedDemoWorkflows(db: Executor, tenant: DemoTenant) {
       });
       for (const [index, steps] of versions.entries()) {
         const file = index === 0 ? first : await raxOf(workflow, steps);
-        const at = createdAt + index * 2 * DAY;
+        const at = createdAt + index * REVISED_EVERY_DAYS * DAY;
         const by = people[(made + index) % people.length] ?? null;
         await storeVersion(db, databaseBlobStore, row, file, { userId: by, now: at });
         // The first version is what the row was made with; a later one changes it.
