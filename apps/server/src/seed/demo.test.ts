@@ -4,19 +4,27 @@ import type { Company } from '@opsdeck/contract/companies';
 import type { License } from '@opsdeck/contract/licenses';
 import type { DirectoryPage, WorkflowDetail } from '@opsdeck/contract/workflows';
 import { checkLicenseFile } from '@opsdeck/licensing/license-file';
+import { errorsFor } from '@opsdeck/rax/activity-errors';
 import { readRax } from '@opsdeck/rax/read';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../test/app';
+import { selectRows } from '../db/client';
 import { DEMO_COMPANIES, emailOf } from './demo';
 import { DEMO_PREMIUM_ACTIVITIES, DEMO_SOLO_ACCOUNTS } from './demo-licenses';
+import { TERMINATED_MESSAGE } from './demo-run-outcomes';
+import { DEMO_HISTORY_DAYS } from './demo-tenant';
+import { demoWorkflowSteps } from './demo-workflows';
 import { DEMO_ADMIN_PASSWORD } from './provider-admin';
 
 let t: TestApp;
 let admin: string;
+let startedAt: number;
 
 // `npm start` seeds the demo on the embedded database only (ARCHITECTURE.md, Demo data); the seed
 // itself is checked on both databases.
 beforeAll(async () => {
+  startedAt = Date.now();
   t = await startTestApp({ DEMO: '1' });
   admin = await t.login(ADMIN.email, ADMIN.password);
 });
@@ -104,5 +112,117 @@ describe('the demo of Workflows (issue 9)', () => {
       const file = await t.call(`/api/workflow/download/${intake.id}`, { token: admin });
       expect((await readRax(file.bytes)).manifest.name).toBe('Invoice intake');
     }
+  });
+});
+
+describe('the demo history of Reports (issue 16)', () => {
+  const DAY = 86_400_000;
+  const rows = <T extends Record<string, unknown>>(query: ReturnType<typeof sql>) =>
+    selectRows<T>(t.database.db, query);
+
+  it('gives every company a few thousand runs on most of the last 90 days, none in the future', async () => {
+    const companies = await rows<{ name: string; runs: number; days: number; oldest: string; newest: string }>(sql`
+      select company_name as name, count(*)::int as runs,
+        count(distinct execution_start / ${DAY}::bigint)::int as days,
+        min(execution_start)::text as oldest, max(execution_end)::text as newest
+      from execution_logs group by company_name`);
+    expect(companies.map((company) => company.name).sort()).toEqual(DEMO_COMPANIES.map((plan) => plan.name).sort());
+    for (const company of companies) {
+      expect(company.runs, company.name).toBeGreaterThan(2_000);
+      expect(company.runs, company.name).toBeLessThan(4_500);
+      expect(company.days, company.name).toBeGreaterThanOrEqual(85);
+      expect(Number(company.oldest)).toBeGreaterThanOrEqual(startedAt - DEMO_HISTORY_DAYS * DAY);
+      expect(Number(company.newest)).toBeLessThan(Date.now());
+    }
+    const [queued] = await rows<{ newest: string; open: number }>(
+      sql`select max(queued_at)::text as newest, count(*) filter (where open)::int as open from queued_runs`,
+    );
+    expect(Number(queued!.newest)).toBeLessThan(Date.now());
+    expect(queued!.open).toBe(0);
+  });
+
+  it('succeeds about 9 runs in 10, and fails at the fragile steps with messages that fit them', async () => {
+    const statuses = await rows<{ name: string; success: number; faulted: number; unknown: number; runs: number }>(sql`
+      select company_name as name, count(*)::int as runs,
+        count(*) filter (where status_type = 'success')::int as success,
+        count(*) filter (where status_type = 'faulted')::int as faulted,
+        count(*) filter (where status_type = 'unknown')::int as unknown
+      from execution_logs group by company_name`);
+    for (const company of statuses) {
+      expect(company.success / company.runs, company.name).toBeGreaterThanOrEqual(0.88);
+      expect(company.success / company.runs, company.name).toBeLessThanOrEqual(0.94);
+      expect(company.faulted / company.runs, company.name).toBeGreaterThanOrEqual(0.05);
+      expect(company.faulted / company.runs, company.name).toBeLessThanOrEqual(0.1);
+      expect(company.unknown, company.name).toBeGreaterThan(0);
+    }
+
+    // A step's name says its activity, within its workflow.
+    const activityOf = new Map<string, string>();
+    for (const [workflow, versions] of demoWorkflowSteps())
+      for (const steps of versions)
+        for (const [activity, step] of steps) activityOf.set(`${workflow}/${step}`, activity);
+    const failures = await rows<{ workflow: string; step: string; message: string; status: string; n: number }>(sql`
+      select workflow_name as workflow, error_activity as step, error_message as message, status_type as status, count(*)::int as n
+      from execution_logs where status_type <> 'success' group by 1, 2, 3, 4`);
+    const unfit = failures.filter((failure) => {
+      const activity = activityOf.get(`${failure.workflow}/${failure.step}`);
+      if (!activity) return true;
+      return failure.status === 'unknown'
+        ? failure.message !== TERMINATED_MESSAGE
+        : !errorsFor(activity).includes(failure.message);
+    });
+    expect(unfit).toEqual([]);
+    const faulted = failures.filter((failure) => failure.status === 'faulted');
+    const total = faulted.reduce((sum, failure) => sum + failure.n, 0);
+    const fragile = faulted
+      .filter((failure) =>
+        /^(open-browser|click-element|type-into|sap-|get-imap-mail|ocr-|read-pdf)/.test(
+          activityOf.get(`${failure.workflow}/${failure.step}`)!,
+        ),
+      )
+      .reduce((sum, failure) => sum + failure.n, 0);
+    expect(fragile / total).toBeGreaterThan(0.75);
+  });
+
+  it("is run by the company's keys, as the company's users when the key's e-mail is theirs", async () => {
+    const [wrong] = await rows<{ foreign: number; mac: number; executor: number; unnamed: number }>(sql`
+      select
+        count(*) filter (where accounts.tenant_id is distinct from logs.tenant_id)::int as foreign,
+        count(*) filter (where not logs.mac_address = any (accounts.mac_addresses))::int as mac,
+        count(*) filter (where users.id is not null and logs.executor_user_id is distinct from users.id)::int as executor,
+        count(*) filter (where logs.executor_first_name = '' or logs.hostname is null)::int as unnamed
+      from execution_logs logs
+      join accounts on accounts.id = logs.account_id
+      left join users on lower(users.email_address) = lower(accounts.email_address) and users.tenant_id = logs.tenant_id`);
+    expect(wrong).toEqual({ foreign: 0, mac: 0, executor: 0, unnamed: 0 });
+    const [versions] = await rows<{ workflows: number; revised: number }>(sql`
+      select count(distinct workflow_id)::int as workflows,
+        count(distinct workflow_id) filter (where workflow_version > 1)::int as revised
+      from execution_logs`);
+    expect(versions!.revised).toBeGreaterThan(0);
+    expect(versions!.workflows).toBe(DEMO_COMPANIES.length * demoWorkflowSteps().size);
+  });
+
+  it('has its rollups equal to the raw rows', async () => {
+    const differences = await rows(sql`
+      with raw as (
+        select tenant_id, workflow_id, execution_start - mod(execution_start, ${DAY}::bigint) as day,
+          count(*) filter (where status_type = 'success')::int as s, count(*) filter (where status_type = 'faulted')::int as f,
+          count(*) filter (where status_type = 'unknown')::int as u, 0 as q
+        from execution_logs group by 1, 2, 3
+        union all
+        select tenant_id, workflow_id, queued_at - mod(queued_at, ${DAY}::bigint), 0, 0, 0, count(*)::int from queued_runs group by 1, 2, 3
+      ),
+      summed as (select tenant_id, workflow_id, day, sum(s)::int as s, sum(f)::int as f, sum(u)::int as u, sum(q)::int as q from raw group by 1, 2, 3),
+      daily as (select tenant_id, workflow_id, day_start as day, succeeded as s, faulted as f, unknown as u, queued as q from execution_daily_rollups)
+      (select * from summed except select * from daily) union all (select * from daily except select * from summed)`);
+    expect(differences).toEqual([]);
+    const [totals] = await rows<{ logs: number; buckets: number; executed: string; spread: string }>(sql`
+      select (select count(*)::int from execution_logs) as logs,
+        (select sum(succeeded + faulted + unknown)::int from execution_rollups) as buckets,
+        (select sum(execution_end - execution_start)::text from execution_logs) as executed,
+        (select sum(execution_ms)::text from execution_time_rollups) as spread`);
+    expect(totals!.buckets).toBe(totals!.logs);
+    expect(totals!.spread).toBe(totals!.executed);
   });
 });

@@ -2,10 +2,12 @@ import { type KeyObject, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { companies, credentials, departments, users } from '../db/schema';
+import { rebuildRollups } from '../modules/execution-logs/rollups';
 import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
 import { ensureTreeRoot } from '../modules/workflows/queries';
 import { hashPassword } from '../platform/passwords';
 import { seedDemoActivities } from './demo-activities';
+import { seedDemoHistory } from './demo-history';
 import { DEMO_LICENSES, seedDemoLicenses, seedDemoPremiumActivities, seedDemoSoloAccounts } from './demo-licenses';
 import { seedDemoSchedules } from './demo-schedules';
 import { seedDemoStatuses } from './demo-statuses';
@@ -27,6 +29,10 @@ type CompanyPlan = {
   name: string;
   domain: string;
   industry: string;
+  /** Where its working day is: the demo history's hours and weekends. */
+  timeZone: string;
+  /** How busy its people keep the robots (demo-history.ts: 1 as planned). */
+  volume: number;
   head: Person;
   departments: DepartmentPlan[];
   staff: Person[];
@@ -38,6 +44,8 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
     name: 'Northwind Logistics',
     domain: 'northwind.test',
     industry: 'logistics',
+    timeZone: 'America/Chicago',
+    volume: 1.2,
     head: { firstName: 'Maria', lastName: 'Santos' },
     departments: [
       { name: 'Operations', children: [{ name: 'Dispatch' }, { name: 'Warehouse Automation' }] },
@@ -52,6 +60,8 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
     name: 'Harbor Mutual Insurance',
     domain: 'harbormutual.test',
     industry: 'insurance',
+    timeZone: 'Europe/London',
+    volume: 0.9,
     head: { firstName: 'David', lastName: 'Okafor' },
     departments: [
       { name: 'Claims', children: [{ name: 'Claims Intake' }, { name: 'Fraud Review' }] },
@@ -66,6 +76,8 @@ export const DEMO_COMPANIES: CompanyPlan[] = [
     name: 'Cedar Health Partners',
     domain: 'cedarhealth.test',
     industry: 'healthcare',
+    timeZone: 'America/New_York',
+    volume: 1,
     head: { firstName: 'Aiko', lastName: 'Tanaka' },
     departments: [
       { name: 'Patient Accounts', children: [{ name: 'Insurance Verification' }] },
@@ -151,7 +163,10 @@ export async function seedDemo(db: Executor, signingKey: KeyObject) {
     await seedDemoSchedules(db, seeded);
     await seedDemoLicenses(db, seeded, DEMO_LICENSES[companyIndex] ?? [], signingKey);
     await seedDemoWorkflows(db, seeded);
+    await seedDemoHistory(db, seeded, { timeZone: plan.timeZone, volume: plan.volume, seed: companyIndex + 1 });
   }
+  // The history's rollups in one pass over its logs (a savepoint in the caller's transaction).
+  await rebuildRollups(db);
   await seedDemoActivities(db, now);
   await seedDemoPremiumActivities(db);
   await seedDemoSoloAccounts(db, now, signingKey);
