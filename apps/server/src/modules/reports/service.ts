@@ -128,7 +128,14 @@ export function createReportsService(deps: {
       to: query.to,
       faultedOnly: kind === 'exceptions',
       ...(query.search
-        ? { search: { pattern: likePattern(query.search), timeZone: query.tz, logFields: kind === 'logs' } }
+        ? {
+            search: {
+              text: query.search,
+              pattern: likePattern(query.search),
+              timeZone: query.tz,
+              logFields: kind === 'logs',
+            },
+          }
         : {}),
     };
   }
