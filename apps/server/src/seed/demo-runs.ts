@@ -1,4 +1,5 @@
 import type { ExecutionStatus } from '@opsdeck/contract/live';
+import { zonedDays } from '../modules/reports/ranges';
 import { gaussian, poisson, seededRandom, uuid } from './demo-random';
 import { type Incident, OUTAGES, type RunStep, runOnce } from './demo-run-outcomes';
 
@@ -88,42 +89,12 @@ const RETRY_AFTER_MIN = [10, 40] as const;
 /** A local calendar day of the company: its UTC start and weekday (0 Sunday). */
 type LocalDay = { start: number; weekday: number; monthDay: number };
 
-/** The zone's offset from UTC at `at`, in milliseconds (positive east of Greenwich). */
-function zoneOffset(format: Intl.DateTimeFormat, at: number) {
-  const parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour) % 24,
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return wall - (at - (at % 1000));
-}
-
-/** The company's last `days` local days, oldest first, today included. */
+/** The company's last `days` local days, oldest first, today included (the reports' own day bounds). */
 function localDays(now: number, days: number, timeZone: string): LocalDay[] {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
+  return zonedDays(now - days * 24 * HOUR, now, timeZone).map(({ date, start }) => {
+    const midnight = new Date(`${date}T00:00:00Z`);
+    return { start, weekday: midnight.getUTCDay(), monthDay: midnight.getUTCDate() };
   });
-  const today = new Date(now + zoneOffset(format, now));
-  const result: LocalDay[] = [];
-  for (let back = days; back >= 0; back -= 1) {
-    const wall = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - back);
-    // The offset at local noon: a day that changes its clocks is an hour off in its small hours.
-    const start = wall - zoneOffset(format, wall + 12 * HOUR);
-    const date = new Date(wall);
-    result.push({ start, weekday: date.getUTCDay(), monthDay: date.getUTCDate() });
-  }
-  return result;
 }
 
 const isWeekday = (day: LocalDay) => day.weekday >= 1 && day.weekday <= 5;
