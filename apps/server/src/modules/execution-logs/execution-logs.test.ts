@@ -15,7 +15,7 @@ import {
 } from '../../../test/factories';
 import { executionLogs, workflows } from '../../db/schema';
 import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
-import { listExecutionLogs } from './queries';
+import { listLogs } from '../reports/queries';
 import { createExecutionLogsService, type ExecutionLogsService, splitFullName } from './service';
 
 let t: TestApp;
@@ -156,8 +156,8 @@ describe('recording an execution report', () => {
     const theirs = await createKey(other);
     await service.record(theirs.agent, report(await createWorkflow(other), { executionStart: base + 500 }));
 
-    const list = (tenantScope = oneTenant(fresh.tenantId), faultedOnly = false, from = base, to = base + 3_000) =>
-      listExecutionLogs(db(), { tenantScope, from, to, faultedOnly, limit: 50 });
+    const list = (scope = oneTenant(fresh.tenantId), faultedOnly = false, from = base, to = base + 3_000, limit = 50) =>
+      listLogs(db(), { scope, from, to, faultedOnly }, { direction: 'desc', limit });
     expect((await list()).map((log) => log.id)).toEqual([unknown.id, failed.id, ok.id]);
     expect(await list(oneTenant(fresh.tenantId), true)).toEqual([
       expect.objectContaining({
@@ -172,9 +172,7 @@ describe('recording an execution report', () => {
       failed.id,
     ]);
     expect((await list(EVERY_TENANT, false, base, base + 1_000)).map((log) => log.id)).toHaveLength(3);
-    expect(
-      await listExecutionLogs(db(), { tenantScope: oneTenant(fresh.tenantId), from: base, to: base + 3_000, limit: 1 }),
-    ).toHaveLength(1);
+    expect(await list(oneTenant(fresh.tenantId), false, base, base + 3_000, 1)).toHaveLength(1);
   });
 
   it("logs a run of an archived workflow, and refuses another company's workflow or an unknown one", async () => {

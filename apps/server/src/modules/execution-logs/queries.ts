@@ -1,8 +1,7 @@
-import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { executionLogs, queuedRuns, users, workflows, workflowVersions } from '../../db/schema';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
-import { inScope, type TenantScope } from '../../platform/tenancy';
 
 export type ExecutionLogRow = typeof executionLogs.$inferSelect;
 export type NewExecutionLog = Omit<typeof executionLogs.$inferInsert, 'receivedAt'>;
@@ -214,38 +213,6 @@ export async function closeQueuedRuns(db: Executor, accountId: number, entryIds:
     .where(
       and(eq(queuedRuns.accountId, accountId), inArray(queuedRuns.entryId, [...entryIds]), eq(queuedRuns.open, true)),
     );
-}
-
-export type ExecutionLogQuery = {
-  tenantScope: TenantScope;
-  /** Execution start from and to, inclusive (epoch milliseconds). */
-  from: number;
-  to: number;
-  /** Only the exceptions (faulted runs). */
-  faultedOnly?: boolean;
-  limit: number;
-};
-
-/**
- * The logs of a scope whose run started in the range, newest first (ties by id), read through
- * execution_logs_tenant_start_idx (one company), its faulted twin, or execution_logs_start_idx
- * (every company).
- */
-export async function listExecutionLogs(db: Executor, query: ExecutionLogQuery): Promise<ExecutionLogRow[]> {
-  return db
-    .select()
-    .from(executionLogs)
-    .where(
-      and(
-        inScope(executionLogs.tenantId, query.tenantScope),
-        gte(executionLogs.executionStart, query.from),
-        lte(executionLogs.executionStart, query.to),
-        // A literal, not a parameter, so that the partial index's predicate is seen to hold.
-        query.faultedOnly ? sql`${executionLogs.statusType} = 'faulted'` : undefined,
-      ),
-    )
-    .orderBy(desc(executionLogs.executionStart), desc(executionLogs.id))
-    .limit(query.limit);
 }
 
 /** When a key's agent last ended each workflow it ran: the `lastExecution` of its workflow list. */
