@@ -32,8 +32,9 @@ const makeRax = (...argv: string[]) =>
 
 const read = (file: string) => readRax(readFileSync(path.join(dir, file)));
 
-// Concurrent: each run starts Node and tsx, about a second.
-describe.concurrent('npm run make-rax', () => {
+// Concurrent: each run starts Node and tsx, about a second, and several seconds on a busy machine
+// (15 at once took 3 to 5 s each under a load of 12): hence the longer timeout.
+describe.concurrent('npm run make-rax', { timeout: 30_000 }, () => {
   it('writes a workflow file named after the workflow, in the folder it was run from', async () => {
     const result = await makeRax('--name', 'Invoice intake', '--step', 'read-excel-range');
     expect(result.status, result.stderr).toBe(0);
