@@ -5,7 +5,9 @@
 // call at a fixed rate (`--rate`, default 50 a second, open loop: a request leaves on its schedule
 // whether or not the ones before have answered, at most `--in-flight` at a time) for `--seconds`
 // (20) after a few requests one at a time: p50/p95/p99/max of the time from each request's
-// scheduled start to the end of its answer, the rate kept, the server's CPU per request.
+// scheduled start to the end of its answer, the rate kept, the server's CPU per request (on PGlite
+// the database's too: it runs in the server's process), and "alone": the median of ten requests
+// sent one at a time just before, the service time without queueing.
 //
 // - metrics, use-counts, total-hours (`--tz`, Europe/Berlin) of the current month of that zone up
 //   to now, each checked against the same answer computed by a plain GROUP BY over the raw logs
@@ -20,8 +22,9 @@
 //   node bench/report-calls.mjs --database-url postgres://postgres@127.0.0.1:5432/opsdeck_bench_reports
 //   node bench/report-calls.mjs --data-dir /tmp/opsdeck-reports-pglite
 //
-// BENCH_CPU_PROF=<directory> writes the server's CPU profile there. `--only <text>` runs the scenarios whose name holds it (`--only csv`, `--only search`). Answers
-// other than 2xx, answers that differ from the GROUP BY, or a CSV short of its rows fail the run
+// BENCH_CPU_PROF=<directory> writes the server's CPU profile there. `--only <text>` runs the
+// scenarios whose name (and role) holds it, or one of its |-separated texts (`--only csv`, `--only
+// 'search|page 500'`, `--only "metrics, month admin"`). Answers other than 2xx, answers that differ from the GROUP BY, or a CSV short of its rows fail the run
 // (exit code 1, after the last scenario). Everything it starts is killed when it exits.
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,6 +54,8 @@ const ADMIN = { email: 'admin@opsdeck.test', password: 'bench-admin' };
 const base = `http://127.0.0.1:${args.port}`;
 /** @type {string[]} */
 const failures = [];
+/** Whether `--only` (texts separated by |) takes the scenario of this name. */
+const wanted = (/** @type {string} */ name) => args.only.split('|').some((part) => name.includes(part));
 
 /**
  * Runs bench/report-sql.ts on the database (the server is not running then).
@@ -200,13 +205,15 @@ const commit = spawnSync('git', ['log', '-1', '--format=%h %cd', '--date=format:
   cwd: root,
   encoding: 'utf8',
 });
-const dirty = spawnSync('git', ['status', '--porcelain', '--', 'apps/server', 'packages/contract'], {
+const dirty = spawnSync('git', ['status', '--porcelain', '--', 'apps/server/src', 'packages/contract/src'], {
   cwd: root,
   encoding: 'utf8',
 });
-console.log(
-  `server code: ${commit.stdout.trim()}${dirty.stdout.trim() ? ' with uncommitted changes in apps/server or packages/contract' : ''}`,
-);
+const changed = dirty.stdout
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => line.slice(3));
+console.log(`server code: ${commit.stdout.trim()}${changed.length ? `; not committed: ${changed.join(', ')}` : ''}`);
 const now = Date.now();
 const monthFrom = startOf('month', now, args.tz);
 const todayFrom = startOf('day', now, args.tz);
@@ -226,9 +233,9 @@ console.log(
     `(${big.logs.toLocaleString('en')} logs, head ${big.email})`,
 );
 
-const wantsAggregates = ['metrics', 'use-counts', 'total-hours'].some(
-  (name) => name.includes(args.only) || args.only === '',
-);
+const wantsAggregates = ['metrics, month', 'use-counts, month', `total-hours, month, ${args.tz}`]
+  .flatMap((name) => [`${name} head`, `${name} admin`])
+  .some(wanted);
 /** @type {Record<string, { metrics: any, useCounts: any, totalHours: any }>} */
 const plain = {};
 if (wantsAggregates) {
@@ -257,7 +264,9 @@ const server = startServer({
 });
 const pid = /** @type {number} */ (server.child.pid);
 /** @type {(string | number)[][]} */
-const rows = [['scenario', 'who', 'rows', 'p50', 'p95', 'p99', 'max', 'req/s', 'CPU/req', 'GROUP BY', 'ratio', 'load']];
+const rows = [
+  ['scenario', 'who', 'rows', 'alone', 'p50', 'p95', 'p99', 'max', 'req/s', 'CPU/req', 'GROUP BY', 'ratio', 'load'],
+];
 try {
   const startedAt = performance.now();
   await waitFor(`${base}/api/health`, 300_000);
@@ -344,7 +353,7 @@ try {
     }
   }
 
-  for (const scenario of scenarios.filter((entry) => `${entry.name} ${entry.who}`.includes(args.only))) {
+  for (const scenario of scenarios.filter((entry) => wanted(`${entry.name} ${entry.who}`))) {
     const headers = who[scenario.who];
     const url = `${base}${scenario.path}`;
     // One at a time until it is no faster than the one before (what an earlier scenario left drained).
@@ -360,6 +369,11 @@ try {
       console.log(`  ${title.padEnd(52)} FAILED: ${probe.status} ${JSON.stringify(probe.body).slice(0, 200)}`);
       continue;
     }
+    // The service time alone: ten more requests one at a time.
+    /** @type {number[]} */
+    const alone = [];
+    for (let i = 0; i < 10; i += 1) alone.push((await once(url, headers)).ms);
+    const aloneMedian = median(alone);
     const wrong = scenario.expected?.(probe.body);
     if (wrong) failures.push(`${title}: answered ${JSON.stringify(probe.body).slice(0, 300)}; ${wrong}`);
     const load = loadAverage().split(' ')[0] ?? '';
@@ -376,14 +390,17 @@ try {
       failures.push(`${title}: ${result.notOk} not 2xx ${JSON.stringify(result.statuses)}, ${result.errors} failed`);
     const plainMedian = scenario.plainMs ? median(scenario.plainMs) : 0;
     const ratio = plainMedian ? plainMedian / result.p50 : 0;
+    const ratioAlone = plainMedian ? plainMedian / aloneMedian : 0;
     const count = scenario.rows(probe.body);
     console.log(
       `  ${title.padEnd(52)} ${String(typeof count === 'number' ? count.toLocaleString('en') : count).padStart(9)}  ` +
-        `p50 ${ms(result.p50).padStart(6)}  p95 ${ms(result.p95).padStart(6)}  p99 ${ms(result.p99).padStart(6)}  ` +
+        `alone ${ms(aloneMedian).padStart(6)}  p50 ${ms(result.p50).padStart(6)}  p95 ${ms(result.p95).padStart(6)}  p99 ${ms(result.p99).padStart(6)}  ` +
         `max ${ms(result.max).padStart(6)} ms  ${result.rate.toFixed(1)} req/s` +
         (result.skipped ? ` (${result.skipped} skipped)` : '') +
         `  CPU ${result.cpuMs.toFixed(1)} ms/req` +
-        (plainMedian ? `  GROUP BY ${ms(plainMedian)} ms (×${ratio.toFixed(0)})` : '') +
+        (plainMedian
+          ? `  GROUP BY ${ms(plainMedian)} ms (×${ratio.toFixed(0)} of p50, ×${ratioAlone.toFixed(0)} alone)`
+          : '') +
         (wrong ? '  ANSWER DIFFERS' : scenario.expected ? '  = GROUP BY' : '') +
         (bad ? `  FAILED: ${bad}` : '') +
         `  load ${load}`,
@@ -392,6 +409,7 @@ try {
       scenario.name,
       scenario.who,
       typeof count === 'number' ? count.toLocaleString('en') : count,
+      ms(aloneMedian),
       ms(result.p50),
       ms(result.p95),
       ms(result.p99),
@@ -399,13 +417,13 @@ try {
       result.rate.toFixed(1),
       result.cpuMs.toFixed(1),
       plainMedian ? ms(plainMedian) : '',
-      plainMedian ? `×${ratio.toFixed(0)}` : '',
+      plainMedian ? `×${ratio.toFixed(0)} (×${ratioAlone.toFixed(0)} alone)` : '',
       load,
     ]);
   }
 
   // ----- the CSV ----------------------------------------------------------------------------------
-  if ('csv'.includes(args.only) || args.only === '') {
+  if (wanted('csv')) {
     const { csv } = plan;
     const role = csv.tenantId ? 'head' : 'admin';
     const url = `${base}/api/report/agent/logs?from=${csv.from}&to=${csv.to}&format=csv`;
@@ -445,6 +463,7 @@ try {
       `CSV, ${records.toLocaleString('en')} rows`,
       role,
       `${(bytes / 2 ** 20).toFixed(0)} MiB`,
+      '',
       `${seconds.toFixed(1)} s`,
       `${Math.round(records / seconds).toLocaleString('en')} rows/s`,
       `RSS +${growth.toFixed(0)} MiB`,

@@ -15,7 +15,7 @@
 // (default the machine's, through its `postgres` database), dropped afterwards unless `--keep 1`;
 // PGlite: a fresh directory, removed afterwards. Prints reports per second, the receipts' latency,
 // the server's CPU and the machine's load. Exit code 1 if any report was refused or the rollups differ.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -42,6 +42,28 @@ function machineCpu() {
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
   const total = fields.reduce((sum, value) => sum + value, 0);
   return { busy: total - idle, total };
+}
+
+/**
+ * CPU seconds of the PostgreSQL backends serving `database` (their command line names it), by pid:
+ * where the database's share of the machine goes.
+ * @param {string} database
+ */
+function backendsCpu(database) {
+  /** @type {Map<number, number>} */
+  const cpu = new Map();
+  if (!database) return cpu;
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (command.startsWith('postgres:') && command.includes(` ${database} `)) cpu.set(pid, processState(pid).cpu);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu;
 }
 
 /** A client process (bench/ingest-worker.mjs): `next(type)` resolves with its next message of that type. */
@@ -147,7 +169,16 @@ async function measure(label, env) {
     console.log(`  ${agents} agents connected${failedConnects ? `, ${failedConnects} failed` : ''}`);
     if (failedConnects) failures.push(`${label}: ${failedConnects} agents could not connect`);
 
-    const before = { server: processState(pid), machine: machineCpu(), load: loadAverage() };
+    const database = env.DATABASE_URL ? new URL(env.DATABASE_URL).pathname.slice(1) : '';
+    const clientsCpu = () =>
+      workers.reduce((sum, worker) => sum + processState(/** @type {number} */ (worker.child.pid)).cpu, 0);
+    const before = {
+      server: processState(pid),
+      machine: machineCpu(),
+      load: loadAverage(),
+      backends: backendsCpu(database),
+      clients: clientsCpu(),
+    };
     /** @type {number[]} */
     const perSecond = [];
     let last = 0;
@@ -164,7 +195,15 @@ async function measure(label, env) {
       }),
     );
     clearInterval(ticker);
-    const after = { server: processState(pid), machine: machineCpu(), load: loadAverage() };
+    const after = {
+      server: processState(pid),
+      machine: machineCpu(),
+      load: loadAverage(),
+      backends: backendsCpu(database),
+      clients: clientsCpu(),
+    };
+    let backendSeconds = 0;
+    for (const [backend, cpu] of after.backends) backendSeconds += cpu - (before.backends.get(backend) ?? 0);
     const seconds = Math.max(...results.map((each) => each.seconds));
     const sum = (/** @type {string} */ field) => results.reduce((total, each) => total + each[field], 0);
     const receipts = sum('receipts');
@@ -187,6 +226,8 @@ async function measure(label, env) {
       `  receipt latency p50 ${percentile(latencies, 50).toFixed(1)} / p95 ${percentile(latencies, 95).toFixed(1)} / ` +
         `p99 ${percentile(latencies, 99).toFixed(1)} / max ${(latencies.at(-1) ?? 0).toFixed(0)} ms; ` +
         `server CPU ${((serverCpu / seconds) * 100).toFixed(0)} % of a core (${((serverCpu * 1e6) / Math.max(1, receipts)).toFixed(0)} µs a report), ` +
+        (database ? `PostgreSQL backends ${((backendSeconds / seconds) * 100).toFixed(0)} %, ` : '') +
+        `client processes ${(((after.clients - before.clients) / seconds) * 100).toFixed(0)} %; ` +
         `machine ${(machineBusy * 100).toFixed(0)} % busy (2 cores); load ${before.load} → ${after.load}`,
     );
     if (Object.keys(refused).length) failures.push(`${label}: refused ${JSON.stringify(refused)}`);
