@@ -2,6 +2,10 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { agentWorkflowId, demoAgentKey, signIn, startTestAgent, type TestAgent, USERS } from './support';
 
+// A test here runs axe several times over a page and its modals: a minute, not the suite's 30 s, so
+// that a busy machine (CI beside other work) does not fail a check that passes (seen at 25 to 30 s).
+test.describe.configure({ timeout: 60_000 });
+
 /**
  * axe-core over every built screen, its panels and its create/edit modals, as each kind of user
  * meets them: no serious or critical violation of WCAG 2.1 A/AA. One sign-in per user and one page
