@@ -28,7 +28,9 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     total: z.number().int(),
+    /** Set when `total` is a floor: more rows match than the server counted (a search of the reports). */
+    totalCapped: z.literal(true).optional(),
     page: z.number().int(),
     size: z.number().int(),
   });
-export type Page<T> = { items: T[]; total: number; page: number; size: number };
+export type Page<T> = { items: T[]; total: number; totalCapped?: true; page: number; size: number };

@@ -1,12 +1,72 @@
 import type { ExecutionStatus } from '@opsdeck/contract/live';
-import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  type PgColumn,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { epochMs } from './columns';
 import { companies } from './companies';
 import { departments } from './departments';
 import { accounts } from './licenses';
 import { users } from './users';
 import { workflows } from './workflows';
+
+/**
+ * What the lists' search reads (docs/reports.md, "Search"): the searched fields lower-cased and
+ * joined into one text, each field apart from the next by U+0001 (a search never holds it, so no
+ * match spans two fields), kept in a trigram index. The index and the query use this one
+ * expression: PostgreSQL uses an expression index only for the same expression.
+ */
+export function searchText(fields: readonly PgColumn[], fullName: SQL): SQL {
+  const parts = [...fields.map((field) => sql`coalesce(${field}, '')`), fullName];
+  return sql`lower(${sql.join(parts, sql` || e'\\x01' || `)})`;
+}
+
+type SearchColumns = {
+  errorMessage: PgColumn;
+  errorActivity: PgColumn;
+  workflowName: PgColumn;
+  emailAddress: PgColumn;
+  macAddress: PgColumn;
+  executorFirstName: PgColumn;
+  executorLastName: PgColumn;
+  companyName: PgColumn;
+  departmentName: PgColumn;
+};
+
+/** An exception's searched fields (spec section 5): message, activity, workflow, e-mail, MAC address, executor. */
+export function exceptionSearchText(log: SearchColumns): SQL {
+  const fullName = sql`${log.executorFirstName} || ' ' || ${log.executorLastName}`;
+  return searchText(
+    [log.errorMessage, log.errorActivity, log.workflowName, log.emailAddress, log.macAddress],
+    fullName,
+  );
+}
+
+/** A log's: the exception's and the company and department (status and end are tested apart). */
+export function logSearchText(log: SearchColumns): SQL {
+  const fullName = sql`${log.executorFirstName} || ' ' || ${log.executorLastName}`;
+  return searchText(
+    [
+      log.errorMessage,
+      log.errorActivity,
+      log.workflowName,
+      log.emailAddress,
+      log.macAddress,
+      log.companyName,
+      log.departmentName,
+    ],
+    fullName,
+  );
+}
 
 /**
  * One finished run of a workflow on an agent (`/agent/execution`, docs/live-channel.md); a faulted
@@ -65,6 +125,14 @@ export const executionLogs = pgTable(
       .on(table.tenantId, table.executionStart.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`status_type = 'faulted'`),
     index('execution_logs_start_idx').on(table.executionStart.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('execution_logs_faulted_idx')
+      .on(table.executionStart.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`status_type = 'faulted'`),
+    // The search (searchText): a month's search reads its matches, not the month.
+    index('execution_logs_search_idx').using('gin', sql`${logSearchText(table)} gin_trgm_ops`),
+    index('execution_logs_exception_search_idx')
+      .using('gin', sql`${exceptionSearchText(table)} gin_trgm_ops`)
+      .where(sql`status_type = 'faulted'`),
     index('execution_logs_tenant_executor_idx').on(table.tenantId, table.executorUserId, table.executionStart),
     // Every foreign key's action (a key, a licence, a company or its workflows, users and departments
     // deleted) looks the logs up by that column: without these, each deleted row reads the whole table.
@@ -139,6 +207,47 @@ export const executionTimeRollups = pgTable(
     primaryKey({ name: 'execution_time_rollups_pkey', columns: [table.tenantId, table.bucketStart] }),
     index('execution_time_rollups_bucket_idx').on(table.bucketStart),
     index('execution_time_rollups_company_id_idx').on(table.companyId),
+  ],
+);
+
+/**
+ * The same executed time per UTC day: every company's month is 31 rows a company, and a day of a
+ * zone is its UTC day with the 15-minute buckets between the two midnights added or taken away.
+ */
+export const executionDailyTimeRollups = pgTable(
+  'execution_daily_time_rollups',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    dayStart: epochMs('day_start').notNull(),
+    executionMs: epochMs('execution_ms').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ name: 'execution_daily_time_rollups_pkey', columns: [table.tenantId, table.dayStart] }),
+    index('execution_daily_time_rollups_day_idx').on(table.dayStart),
+    index('execution_daily_time_rollups_company_id_idx').on(table.companyId),
+  ],
+);
+
+/**
+ * When a key's agent last ended each workflow (the `lastExecution` of the workflow list an agent
+ * gets when it connects): kept by the statement that stores the logs, so a connect reads a few
+ * rows rather than every log of the key. Outlives the logs' retention.
+ */
+export const executionLastRuns = pgTable(
+  'execution_last_runs',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    workflowId: integer('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    lastEnd: epochMs('last_end').notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'execution_last_runs_pkey', columns: [table.accountId, table.workflowId] }),
+    index('execution_last_runs_workflow_id_idx').on(table.workflowId),
   ],
 );
 

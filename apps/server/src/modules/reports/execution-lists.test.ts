@@ -6,6 +6,7 @@ import {
   LOG_CSV_COLUMNS,
   REPORT_PATHS,
 } from '@opsdeck/contract/reports';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { csvObjects, parseCsv } from '../../../test/csv';
@@ -22,7 +23,11 @@ import {
   TODAY,
   testIngest,
 } from '../../../test/report-runs';
+import { selectRows } from '../../db/client';
+import { executionLogs } from '../../db/schema';
 import type { RequestAuth } from '../../platform/access';
+import { likePattern } from '../../platform/search';
+import { searchCondition } from './queries';
 import { createReportsService } from './service';
 
 /**
@@ -187,6 +192,9 @@ describe('the lists', () => {
     ['exceptions', 'dispatch', []],
     ['exceptions', '%', []],
     ['exceptions', '_', []],
+    // The searched fields are joined by U+0001 for their index: a text holding it matches no two fields.
+    ['exceptions', 'drive d"\u0001click', []],
+    ['exceptions', 'turing\u0001', []],
     ['logs', 'unkn', ['L3']],
     ['logs', 'SUCCESS', ['L10', 'L8', 'L7', 'L6', 'L5', 'L1']],
     ['logs', 'lists & co', ALL],
@@ -197,6 +205,49 @@ describe('the lists', () => {
     expect(names(rows.body)).toEqual(newestFirst(...expected));
     const page = await list<Page<ExecutionLog>>(kind, { search, page: 1, size: 100 });
     expect(page.body.total).toBe(expected.length);
+  });
+
+  it('counts a search up to its cap and says when more match', async () => {
+    const reports = createReportsService({ db: t.database.db, searchTotalCap: 5 });
+    const auth = { tenantId: company.company.tenantId } as RequestAuth;
+    const query = { from: FROM, to: TO, limit: 100, size: 4, format: 'json' as const, tz: 'UTC', page: 1 };
+    const capped = await reports.logs(auth, { ...query, search: 'invoice' });
+    expect(capped).toMatchObject({ total: 5, totalCapped: true, page: 1, size: 4 });
+    expect(names((capped as Page<ExecutionLog>).items)).toEqual(
+      newestFirst('L10', 'L8', 'L7', 'L6', 'L5', 'L4', 'L3', 'L1').slice(0, 4),
+    );
+    const exact = await reports.logs(auth, { ...query, search: 'dispatch' });
+    expect(exact).toMatchObject({ total: 2, page: 1 });
+    expect(exact).not.toHaveProperty('totalCapped');
+  });
+
+  it('searches through the trigram index of the joined fields', async () => {
+    // With sequential and plain index scans off, the search must find a bitmap path: only the
+    // trigram indexes give one, and only when the query's expression is the index's own.
+    // (A month's partition names its copies of execution_logs_search_idx and
+    // execution_logs_exception_search_idx after the expression: execution_logs_p2026_11_lower_idx.)
+    for (const kind of ['logs', 'exceptions'] as const) {
+      let plan: { 'QUERY PLAN': string }[] = [];
+      const rolledBack = new Error('rolled back');
+      const attempt = t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_indexscan = off`);
+        // The faulted rows' own indexes would give a bitmap too (their predicate is the query's):
+        // gone for this transaction only.
+        await tx.execute(sql`drop index execution_logs_tenant_faulted_idx, execution_logs_faulted_idx`);
+        const search = { text: 'zqxj', pattern: likePattern('zqxj'), timeZone: 'UTC', logFields: kind === 'logs' };
+        const faulted = kind === 'exceptions' ? sql`and status_type = 'faulted'` : sql``;
+        plan = await selectRows<{ 'QUERY PLAN': string }>(
+          tx,
+          sql`explain select count(*) from ${executionLogs} where ${searchCondition(search)} ${faulted}`,
+        );
+        throw rolledBack;
+      });
+      await expect(attempt).rejects.toBe(rolledBack);
+      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Bitmap Index Scan on execution_logs_p\d{4}_\d{2}_lower_idx/);
+      expect(text).not.toContain('Seq Scan');
+    }
   });
 
   it("searches the logs' execution end as the table shows it, in the caller's zone", async () => {

@@ -2,14 +2,18 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'dr
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, selectRows } from '../../db/client';
 import {
+  exceptionSearchText,
   executionDailyRollups,
+  executionDailyTimeRollups,
   executionLogs,
   executionRollups,
   executionTimeRollups,
+  logSearchText,
   queuedRuns,
   workflows,
 } from '../../db/schema';
 import { inScope, type TenantScope } from '../../platform/tenancy';
+import { DAY_MS } from '../execution-logs/queries';
 import type { RangePieces, Span } from './ranges';
 
 /** `column` in any of the half-open spans (none: false). */
@@ -97,25 +101,75 @@ export async function useCounts(
   return rows.map((row) => ({ workflowName: row.workflow_name, useCount: Number(row.use_count) }));
 }
 
+/** Epoch ms of the UTC midnight nearest to `at`. */
+const nearestUtcMidnight = (at: number) => Math.round(at / DAY_MS) * DAY_MS;
+
 /**
- * Executed milliseconds per day, for days given by their bounds (`bounds[i]` to `bounds[i + 1]`):
- * the 15-minute buckets of the whole span read once and put in their day by `width_bucket`.
- * Answers one number per day.
+ * Executed milliseconds per day, for days given by their bounds (`bounds[i]` to `bounds[i + 1]`,
+ * each a day of the caller's zone): a day is the UTC day whose midnight is nearest its start, read
+ * from the daily rollup, with the 15-minute buckets between the two midnights added or taken away
+ * at each end (docs/reports.md, "Executed time"). Every company's month is then a row a company and
+ * day and a few edge buckets, not 96 rows a company and day. One statement; one number per day.
  */
 export async function executedTimePerDay(db: Executor, scope: TenantScope, bounds: readonly number[]) {
-  const t = executionTimeRollups;
-  const first = bounds[0]!;
-  const last = bounds.at(-1)!;
-  const rows = await selectRows<{ day: number; ms: string | number }>(
+  const utcDays = bounds.slice(0, -1).map(nearestUtcMidnight);
+  // Each day's two ends: from its start to its UTC day's midnight, and from the next midnight to its end.
+  const ends = bounds.slice(0, -1).flatMap((start, index) => {
+    const utc = utcDays[index]!;
+    return [
+      { from: Math.min(start, utc), to: Math.max(start, utc) },
+      { from: Math.min(bounds[index + 1]!, utc + DAY_MS), to: Math.max(bounds[index + 1]!, utc + DAY_MS) },
+    ];
+  });
+  const daily = executionDailyTimeRollups;
+  const buckets = executionTimeRollups;
+  const rows = await selectRows<{ daily: boolean; at: string | number; ms: string | number }>(
     db,
-    sql`select width_bucket(${t.bucketStart}, ${`{${bounds.join(',')}}`}::bigint[]) as day, sum(${t.executionMs}) as ms
-        from ${t}
-        where ${and(inScope(t.tenantId, scope), gte(t.bucketStart, first), lt(t.bucketStart, last))}
-        group by 1`,
+    sql`select true as daily, ${daily.dayStart} as at, sum(${daily.executionMs}) as ms from ${daily}
+        where ${and(inScope(daily.tenantId, scope), gte(daily.dayStart, utcDays[0]!), lte(daily.dayStart, utcDays.at(-1)!))}
+        group by ${daily.dayStart}
+        union all
+        select false, ${buckets.bucketStart}, sum(${buckets.executionMs}) from ${buckets}
+        where ${and(inScope(buckets.tenantId, scope), inSpans(buckets.bucketStart, mergeSpans(ends)))}
+        group by ${buckets.bucketStart}`,
   );
-  const perDay = new Array<number>(bounds.length - 1).fill(0);
-  for (const row of rows) perDay[row.day - 1] = Number(row.ms);
-  return perDay;
+  const perUtcDay = new Map<number, number>();
+  const edges: [at: number, ms: number][] = [];
+  for (const row of rows) {
+    if (row.daily) perUtcDay.set(Number(row.at), Number(row.ms));
+    else edges.push([Number(row.at), Number(row.ms)]);
+  }
+  edges.sort((a, b) => a[0] - b[0]);
+  // Executed time of the buckets that start in [from, to), signed: negative when `to` is before `from`.
+  const prefix = [0];
+  for (const [, ms] of edges) prefix.push(prefix.at(-1)! + ms);
+  const before = (at: number) => {
+    let low = 0;
+    let high = edges.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (edges[mid]![0] < at) low = mid + 1;
+      else high = mid;
+    }
+    return prefix[low]!;
+  };
+  const between = (from: number, to: number) => before(to) - before(from);
+  return utcDays.map((utc, index) => {
+    const start = bounds[index]!;
+    const end = bounds[index + 1]!;
+    return between(start, utc) + (perUtcDay.get(utc) ?? 0) + between(utc + DAY_MS, end);
+  });
+}
+
+/** Spans sorted and joined where they touch or overlap, empty ones left out. */
+function mergeSpans(spans: readonly Span[]): Span[] {
+  const merged: Span[] = [];
+  for (const span of [...spans].filter((s) => s.from < s.to).sort((a, b) => a.from - b.from)) {
+    const last = merged.at(-1);
+    if (last && span.from <= last.to) last.to = Math.max(last.to, span.to);
+    else merged.push({ ...span });
+  }
+  return merged;
 }
 
 /** Which logs a list reads (docs/reports.md, "The calls"). */
@@ -133,36 +187,43 @@ export type LogFilter = {
   search?: { text: string; pattern: string; timeZone: string; logFields: boolean };
 };
 
-const fullName = sql`lower(${executionLogs.executorFirstName} || ' ' || ${executionLogs.executorLastName})`;
-
 const STATUSES = ['success', 'faulted', 'unknown'] as const;
 /** What a time shown as YYYY/MM/DD HH:mm:ss is made of: a search with anything else never matches one. */
 const SHOWN_TIME_CHARS = /^[0-9/: ]+$/;
+/** The separator of the searched fields in `searchText` (schema/execution-logs.ts). */
+const FIELD_SEPARATOR = '\u0001';
 
-function searchCondition(search: NonNullable<LogFilter['search']>): SQL {
+/**
+ * The search's condition (docs/reports.md, "Search"): one LIKE on the searched fields joined
+ * (`exceptionSearchText` or `logSearchText`), which their trigram index serves; the logs' status
+ * and shown end are tested apart, and only when the text can match them (formatting the end of
+ * every row of the range costs a third of a search's time). A text holding the fields' separator
+ * could match across two fields, so it is tested field by field (no index: a search nobody types).
+ */
+export function searchCondition(search: NonNullable<LogFilter['search']>): SQL {
   const { pattern } = search;
   const text = search.text.toLowerCase();
   const log = executionLogs;
   const like = (expression: SQL) => sql`${expression} like ${pattern}`;
-  const exception = [
-    like(sql`lower(${log.errorMessage})`),
-    like(sql`lower(${log.errorActivity})`),
-    like(sql`lower(${log.workflowName})`),
-    like(sql`lower(${log.emailAddress})`),
-    // MAC addresses are stored upper-case: lowered like the pattern.
-    like(sql`lower(${log.macAddress})`),
-    // "first last" holds every substring of the first name and of the last name.
-    like(fullName),
-  ];
-  if (!search.logFields) return or(...exception)!;
-  // The status and the shown end are tested only when the text can match them: formatting the end
-  // of every row of the range costs a third of a search's time.
+  const joined = search.logFields ? logSearchText(log) : exceptionSearchText(log);
+  const fields = text.includes(FIELD_SEPARATOR)
+    ? or(
+        ...[
+          log.errorMessage,
+          log.errorActivity,
+          log.workflowName,
+          log.emailAddress,
+          log.macAddress,
+          ...(search.logFields ? [log.companyName, log.departmentName] : []),
+        ].map((column) => like(sql`lower(${column})`)),
+        like(sql`lower(${log.executorFirstName} || ' ' || ${log.executorLastName})`),
+      )!
+    : like(joined);
+  if (!search.logFields) return fields;
   const statuses = STATUSES.filter((status) => status.includes(text));
   return or(
-    ...exception,
+    fields,
     statuses.length ? inArray(log.statusType, statuses) : undefined,
-    like(sql`lower(${log.companyName})`),
-    like(sql`lower(${log.departmentName})`),
     // The end as the log table shows it (spec section 9: YYYY/MM/DD HH:mm:ss) in the caller's zone.
     SHOWN_TIME_CHARS.test(text)
       ? like(
@@ -277,11 +338,17 @@ export async function listLogs(
     .orderBy(...byStart) as Promise<LogRow[]>;
 }
 
-/** How many logs the filter matches, counted over the rows (a search's total). */
-export async function countLogs(db: Executor, filter: LogFilter): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(executionLogs)
-    .where(filterCondition(filter));
+/**
+ * How many logs the filter matches, counted over the rows (a search's total) up to `cap + 1`: a
+ * common word matches a month's rows by the hundred thousand, and counting them all would read
+ * them all (docs/reports.md, "Search").
+ */
+export async function countLogs(db: Executor, filter: LogFilter, cap: number): Promise<number> {
+  const [row] = await selectRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from (
+          select 1 from ${executionLogs} where ${filterCondition(filter)} limit ${cap + 1}
+        ) as matches`,
+  );
   return Number(row?.count ?? 0);
 }

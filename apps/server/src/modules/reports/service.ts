@@ -26,6 +26,13 @@ import { decomposeRange, zonedDays } from './ranges';
 /** The two lists: `/exceptions` (faulted runs, the exception's fields) and `/logs` (every run, more fields). */
 export type LogListKind = 'exceptions' | 'logs';
 
+/**
+ * A search's total is counted up to this many matches: past it the page answers this total with
+ * `totalCapped` (the console says "10,000+"), and counting a common word costs its first 10,001 rows,
+ * not a month's.
+ */
+export const SEARCH_TOTAL_CAP = 10_000;
+
 /** Rows an export reads per query: a keyset batch, so that memory stays flat at any size. */
 export const CSV_BATCH_ROWS = 1_000;
 
@@ -108,8 +115,9 @@ export function createReportsService(deps: {
   retentionDays?: number;
   now?: () => number;
   csvBatchRows?: number;
+  searchTotalCap?: number;
 }) {
-  const { db, now = Date.now, csvBatchRows = CSV_BATCH_ROWS } = deps;
+  const { db, now = Date.now, csvBatchRows = CSV_BATCH_ROWS, searchTotalCap = SEARCH_TOTAL_CAP } = deps;
   const retentionMs = (deps.retentionDays ?? 400) * DAY_MS;
 
   /** The first millisecond the lists show: the start of the UTC month of the retention's cut. */
@@ -140,11 +148,17 @@ export function createReportsService(deps: {
     };
   }
 
-  /** The rows a filter matches: counted from the rollups without a search, else from the rows themselves. */
-  async function totalOf(filter: q.LogFilter): Promise<number> {
-    if (filter.search) return zoneChecked(q.countLogs(db, filter));
+  /**
+   * The rows a filter matches: counted from the rollups without a search, else from the rows
+   * themselves up to SEARCH_TOTAL_CAP (past it the page says "more than", `totalCapped`).
+   */
+  async function totalOf(filter: q.LogFilter): Promise<{ total: number; totalCapped?: true }> {
+    if (filter.search) {
+      const count = await zoneChecked(q.countLogs(db, filter, searchTotalCap));
+      return count > searchTotalCap ? { total: searchTotalCap, totalCapped: true } : { total: count };
+    }
     const counts = await q.rangeCounts(db, filter.scope, decomposeRange(filter.from, filter.to), { withQueued: false });
-    return filter.faultedOnly ? counts.faulted : counts.succeeded + counts.faulted + counts.unknown;
+    return { total: filter.faultedOnly ? counts.faulted : counts.succeeded + counts.faulted + counts.unknown };
   }
 
   const directionOf = (query: ExecutionLogListQuery) => parseSort(query.sort)?.direction ?? 'desc';
@@ -156,14 +170,14 @@ export function createReportsService(deps: {
       const rows = filter ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.limit })) : [];
       return { rows };
     }
-    const total = filter ? await totalOf(filter) : 0;
+    const counted = filter ? await totalOf(filter) : { total: 0 };
     const offset = (query.page - 1) * query.size;
     // Nothing is read past the end: a page number of two billion costs one count.
     const rows =
-      filter && offset < total
+      filter && offset < counted.total
         ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.size, offset }))
         : [];
-    return { rows, page: { total, page: query.page, size: query.size } };
+    return { rows, page: { ...counted, page: query.page, size: query.size } };
   }
 
   async function list<T>(

@@ -175,6 +175,25 @@ describe('DataTable, server side', () => {
     expect(onSort).toHaveBeenNthCalledWith(2, { key: 'name', direction: 'desc' });
     expect(firstCells()[0]).toBe('Server 4-1');
   });
+
+  it('says "more than" when the server counted only up to its cap', () => {
+    renderWithProviders(
+      <DataTable
+        mode="server"
+        label="People"
+        columns={columns}
+        rows={people(10)}
+        rowKey={(row) => row.id}
+        total={10_000}
+        totalCapped
+        page={1}
+        onPageChange={() => {}}
+        sort={null}
+        onSortChange={() => {}}
+      />,
+    );
+    expect(screen.getByText('Showing 1–10 of more than 10000')).toBeTruthy();
+  });
 });
 
 function SelectableTable({ rows, onChange }: { rows: Person[]; onChange: (ids: (string | number)[]) => void }) {

@@ -82,6 +82,8 @@ export interface ClientTableProps<T> extends CommonProps<T> {
 export interface ServerTableProps<T> extends CommonProps<T> {
   mode: 'server';
   total: number;
+  /** `total` is a floor: more rows match than the server counted (summary "of 10,000+"). */
+  totalCapped?: boolean;
   page: number;
   onPageChange: (page: number) => void;
   sort: SortState | null;
@@ -285,7 +287,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       {total > 0 && (
         <Group justify="space-between" mt="md" gap="sm">
           <Text size="sm" c="dimmed">
-            {t('table.summary', { from: first, to: last, total })}
+            {t(server && props.totalCapped ? 'table.summaryCapped' : 'table.summary', { from: first, to: last, total })}
           </Text>
           {pages > 1 && (
             <Pagination

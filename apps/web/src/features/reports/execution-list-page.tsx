@@ -125,6 +125,7 @@ export function ExecutionListPage({ kind }: { kind: ExecutionListKind }) {
           columns={executionColumns(kind, t)}
           rows={list.data?.items ?? []}
           total={list.data?.total ?? 0}
+          totalCapped={list.data?.totalCapped}
           rowKey={(row) => row.id}
           label={t(`${strings}.tableLabel`)}
           emptyText={t(`${strings}.empty`)}
