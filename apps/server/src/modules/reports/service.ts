@@ -191,18 +191,29 @@ export function createReportsService(deps: {
     return page ? { items, ...page } : items;
   }
 
-  /** Every row the filter matches, in the list's order, read in keyset batches of `csvBatchRows`. */
+  /**
+   * Every row the filter matches, in the list's order, read in keyset batches of `csvBatchRows`:
+   * the next batch is read while the current one is written (at most two batches held).
+   */
   async function* allRows(filter: q.LogFilter | null, direction: 'asc' | 'desc') {
     if (!filter) return;
-    let cursor: q.LogCursor | undefined;
-    for (;;) {
-      const batch = await zoneChecked(
-        q.listLogs(db, filter, { direction, limit: csvBatchRows, ...(cursor ? { cursor } : {}) }),
-      );
-      for (const row of batch) yield toCsvRecord(row);
-      const last = batch.at(-1);
-      if (!last || batch.length < csvBatchRows) return;
-      cursor = { executionStart: last.executionStart, id: last.id };
+    const read = (cursor?: q.LogCursor) =>
+      zoneChecked(q.listLogs(db, filter, { direction, limit: csvBatchRows, ...(cursor ? { cursor } : {}) }));
+    let ahead: Promise<q.LogRow[]> | undefined = read();
+    try {
+      while (ahead) {
+        const batch: q.LogRow[] = await ahead;
+        const last = batch.at(-1);
+        ahead =
+          last && batch.length === csvBatchRows
+            ? read({ executionStart: last.executionStart, id: last.id })
+            : undefined;
+        for (const row of batch) yield toCsvRecord(row);
+      }
+    } finally {
+      // A download the client left mid-way: the batch read ahead is not wanted, and its failure
+      // (the connection it ran on may be gone too) has nobody to be told to.
+      await ahead?.catch(() => undefined);
     }
   }
 
