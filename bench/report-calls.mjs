@@ -14,7 +14,8 @@
 //   (bench/report-sql.ts, run directly on the database before the server starts, `--sql-runs`
 //   times): the table gives both times and their ratio;
 // - exceptions and logs: page 1 of today, page 500 of the month (10 a page), and a search of the
-//   month for a word some runs hold (`--hit`, default "timeout") and one none does (`--miss`);
+//   month for a word some runs hold (`--hit`, default "timeout"), one most runs of a workflow hold
+//   (`--common`, default "invoice": its total is capped) and one none does (`--miss`);
 // - a CSV of the logs (`format=csv`) over whole UTC days holding at least 1,000,000 logs (of the
 //   biggest company if it has them, else of every company): rows, rows per second, and the
 //   server's RSS (/proc/<pid>/status, every 50 ms) before and at its peak during the download.
@@ -40,6 +41,7 @@ const args = options({
   tz: 'Europe/Berlin',
   hit: 'timeout',
   miss: 'zzqx',
+  common: 'invoice',
   only: '',
   sqlRuns: 5,
   port: 8393,
@@ -341,6 +343,12 @@ try {
           name: `${list}, search "${args.hit}", month`,
           who: role,
           path: `${path}?${month}&page=1&size=10&search=${encodeURIComponent(args.hit)}&tz=${encodeURIComponent(args.tz)}`,
+          rows: total,
+        },
+        {
+          name: `${list}, search "${args.common}" (common), month`,
+          who: role,
+          path: `${path}?${month}&page=1&size=10&search=${encodeURIComponent(args.common)}&tz=${encodeURIComponent(args.tz)}`,
           rows: total,
         },
         {
