@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionReport } from '@opsdeck/contract/live';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import {
@@ -13,9 +13,11 @@ import {
   TEST_MAC,
   type TestCompany,
 } from '../../../test/factories';
-import { executionLogs, workflows } from '../../db/schema';
+import { selectRows } from '../../db/client';
+import { blobs, executionLastRuns, executionLogs, workflows, workflowVersions } from '../../db/schema';
 import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { listLogs } from '../reports/queries';
+import { insertExecutionLogs, lastExecutions } from './queries';
 import { createExecutionLogsService, type ExecutionLogsService, splitFullName } from './service';
 
 let t: TestApp;
@@ -213,6 +215,165 @@ describe('recording an execution report', () => {
       key: 'ERROR_ACCOUNT_NOT_EXIST',
     });
     expect(await logOf(backwards.id)).toBeUndefined();
+  });
+});
+
+/** Texts an agent might put in a report that an array literal must carry as they are. */
+const HOSTILE_TEXTS: (string | null)[] = [
+  null,
+  '',
+  'NULL',
+  'null',
+  'a,b,c',
+  '{braces}',
+  '{"a","b"}',
+  'say "hi"',
+  "it's",
+  'back\\slash',
+  'trailing\\',
+  '\\"',
+  ' spaced out ',
+  'tab\tnew\nline\r',
+  'ünïcödé ✓ 日本語 😀',
+  '(1,2)',
+  '$1',
+  "'; drop table execution_logs; --",
+  'x'.repeat(5000),
+];
+
+describe('storing a batch of reports', () => {
+  it('stores every text as sent, whatever it holds, with many reports in one statement', async () => {
+    const key = await createKey(company);
+    const workflowId = await createWorkflow(company, 'Hostile, "quoted" \\ name {}');
+    const sent = HOSTILE_TEXTS.map((text, index) =>
+      report(workflowId, {
+        executionStart: RECENT + index,
+        executionEnd: RECENT + index + 1_000,
+        statusType: 'faulted',
+        errorMessage: text,
+        errorActivity: HOSTILE_TEXTS[HOSTILE_TEXTS.length - 1 - index] ?? null,
+      }),
+    );
+    // Made in one turn of the event loop: one batch, one statement.
+    const outcomes = await Promise.all(
+      sent.map((one) => service.record({ ...key.agent, hostname: 'host "1", \\ {x}' }, one)),
+    );
+    expect(outcomes.every((outcome) => outcome.stored)).toBe(true);
+    for (const one of sent) {
+      expect(await logOf(one.id)).toMatchObject({
+        errorMessage: one.errorMessage,
+        errorActivity: one.errorActivity,
+        hostname: 'host "1", \\ {x}',
+        workflowName: 'Hostile, "quoted" \\ name {}',
+        executionStart: one.executionStart,
+        executionEnd: one.executionEnd,
+      });
+    }
+  });
+
+  it('stores rows given straight to insertExecutionLogs, nulls and all, and answers only those it stored', async () => {
+    const workflowId = await createWorkflow(company);
+    const row = {
+      id: randomUUID(),
+      tenantId: null,
+      companyId: null,
+      companyName: null,
+      departmentId: null,
+      departmentName: null,
+      accountId: null,
+      executorUserId: null,
+      executorFirstName: '',
+      executorLastName: '',
+      emailAddress: null,
+      macAddress: 'AA-BB',
+      hostname: null,
+      workflowId,
+      workflowName: 'w',
+      workflowVersion: null,
+      executionStart: RECENT,
+      executionEnd: RECENT,
+      statusType: 'unknown' as const,
+      errorMessage: null,
+      errorActivity: null,
+    };
+    const again = { ...row, id: randomUUID() };
+    expect(await insertExecutionLogs(db(), [row, again])).toEqual(
+      new Set([`${row.id}|${RECENT}`, `${again.id}|${RECENT}`]),
+    );
+    expect(await insertExecutionLogs(db(), [row])).toEqual(new Set());
+    expect(await logOf(row.id)).toMatchObject({ tenantId: null, accountId: null, hostname: null, workflowId });
+  });
+
+  it("takes the workflow's version current when the run started (its first for a run before them all)", async () => {
+    const workflowId = await createWorkflow(company, 'Versioned');
+    const sha256 = randomUUID().replaceAll('-', '');
+    await db()
+      .insert(blobs)
+      .values({ sha256, size: 1, content: Buffer.from('x') });
+    const version = (number: number, createdAt: number) => ({
+      workflowId,
+      tenantId: company.tenantId,
+      number,
+      fileName: 'v.rax',
+      size: 1,
+      sha256,
+      activityKeys: [],
+      steps: 1,
+      createdAt,
+    });
+    await db()
+      .insert(workflowVersions)
+      .values([version(1, RECENT - 10_000), version(2, RECENT), version(3, RECENT + 10_000)]);
+    const key = await createKey(company);
+    const runs = [RECENT - 20_000, RECENT - 1, RECENT, RECENT + 20_000].map((start) =>
+      report(workflowId, { executionStart: start, executionEnd: start + 1 }),
+    );
+    await Promise.all(runs.map((run) => service.record(key.agent, run)));
+    const versions = await Promise.all(runs.map(async (run) => (await logOf(run.id))?.workflowVersion));
+    expect(versions).toEqual([1, 1, 2, 3]);
+  });
+});
+
+describe("a key's last runs", () => {
+  it('are kept with the logs, only ever later, and answered without the logs', async () => {
+    const key = await createKey(company);
+    const first = await createWorkflow(company, 'First');
+    const second = await createWorkflow(company, 'Second');
+    expect(await lastExecutions(db(), key.accountId)).toEqual(new Map());
+    await Promise.all([
+      service.record(key.agent, report(first, { executionStart: RECENT, executionEnd: RECENT + 5_000 })),
+      service.record(key.agent, report(first, { executionStart: RECENT + 1_000, executionEnd: RECENT + 2_000 })),
+      service.record(key.agent, report(second, { executionStart: RECENT, executionEnd: RECENT + 100 })),
+    ]);
+    expect(await lastExecutions(db(), key.accountId)).toEqual(
+      new Map([
+        [first, RECENT + 5_000],
+        [second, RECENT + 100],
+      ]),
+    );
+    // A run that ended earlier, reported later, leaves the last end as it was; a later one moves it.
+    await service.record(key.agent, report(first, { executionStart: RECENT - 9_000, executionEnd: RECENT - 8_000 }));
+    await service.record(key.agent, report(second, { executionStart: RECENT + 200, executionEnd: RECENT + 300 }));
+    const expected = new Map([
+      [first, RECENT + 5_000],
+      [second, RECENT + 300],
+    ]);
+    expect(await lastExecutions(db(), key.accountId)).toEqual(expected);
+    // Read from execution_last_runs: the logs gone (the retention), the answer stays.
+    await db().delete(executionLogs).where(eq(executionLogs.accountId, key.accountId));
+    expect(await lastExecutions(db(), key.accountId)).toEqual(expected);
+    const rows = await db().select().from(executionLastRuns).where(eq(executionLastRuns.accountId, key.accountId));
+    expect(rows).toHaveLength(2);
+    // Another key's runs are not this key's.
+    const otherKey = await createKey(company);
+    await service.record(otherKey.agent, report(first, { executionStart: RECENT, executionEnd: RECENT + 50_000 }));
+    expect(await lastExecutions(db(), key.accountId)).toEqual(expected);
+    expect(await lastExecutions(db(), otherKey.accountId)).toEqual(new Map([[first, RECENT + 50_000]]));
+    const left = await selectRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from execution_last_runs where account_id = ${otherKey.accountId}`,
+    );
+    expect(left).toEqual([{ n: 1 }]);
   });
 });
 

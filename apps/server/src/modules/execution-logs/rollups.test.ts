@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { createAgentKey, createCompany, createWorkflowRow, type TestCompany } from '../../../test/factories';
 import { selectRows } from '../../db/client';
-import { BUCKET_MS, DAY_MS } from './queries';
+import { BUCKET_MS, DAY_MS, lastExecutions } from './queries';
 import { applyRetention, logPartitions, rebuildRollups } from './rollups';
 import { createExecutionLogsService, type ExecutionLogsService } from './service';
 
@@ -75,7 +75,16 @@ async function rollupRows() {
     sql`select tenant_id, bucket_start::text as bucket, execution_ms::text as ms
         from execution_time_rollups where execution_ms > 0 order by 1, 2`,
   );
-  return { counts, daily, time };
+  const dailyTime = await selectRows<Record<string, unknown>>(
+    db(),
+    sql`select tenant_id, day_start::text as day, execution_ms::text as ms
+        from execution_daily_time_rollups where execution_ms > 0 order by 1, 2`,
+  );
+  const lastRuns = await selectRows<Record<string, unknown>>(
+    db(),
+    sql`select account_id, workflow_id, last_end::text as last from execution_last_runs order by 1, 2`,
+  );
+  return { counts, daily, time, dailyTime, lastRuns };
 }
 
 /** The same rollups as a plain GROUP BY over the raw rows (and the executed time split in JavaScript). */
@@ -115,7 +124,31 @@ async function groupedFromRaw() {
     .sort((a, b) =>
       a.tenant_id! < b.tenant_id! ? -1 : a.tenant_id! > b.tenant_id! ? 1 : Number(a.bucket) - Number(b.bucket),
     );
-  return { counts, daily, time };
+  // Each UTC day's executed time: the part of every run inside it (cut at the days it ran in).
+  const perDay = new Map<string, number>();
+  for (const log of logs) {
+    const start = Number(log.s);
+    const end = Number(log.e);
+    for (let day = start - (start % DAY_MS); day < end; day += DAY_MS) {
+      const key = `${log.tenant_id}|${day}`;
+      perDay.set(key, (perDay.get(key) ?? 0) + Math.min(end, day + DAY_MS) - Math.max(start, day));
+    }
+  }
+  const dailyTime = [...perDay.entries()]
+    .filter(([, ms]) => ms > 0)
+    .map(([key, ms]) => {
+      const [tenant_id, day] = key.split('|');
+      return { tenant_id, day, ms: String(ms) };
+    })
+    .sort((a, b) =>
+      a.tenant_id! < b.tenant_id! ? -1 : a.tenant_id! > b.tenant_id! ? 1 : Number(a.day) - Number(b.day),
+    );
+  const lastRuns = await selectRows<Record<string, unknown>>(
+    db(),
+    sql`select account_id, workflow_id, max(execution_end)::text as last from execution_logs
+        where account_id is not null and workflow_id is not null group by 1, 2 order by 1, 2`,
+  );
+  return { counts, daily, time, dailyTime, lastRuns };
 }
 
 describe('report rollups', () => {
@@ -160,11 +193,15 @@ describe('report rollups', () => {
 
     const kept = await rollupRows();
     expect(kept.counts.length).toBeGreaterThan(100);
+    expect(kept.dailyTime.length).toBeGreaterThan(30);
+    expect(kept.lastRuns.length).toBe(6);
     expect(kept).toEqual(await groupedFromRaw());
 
     await db().execute(sql`delete from execution_rollups`);
     await db().execute(sql`delete from execution_daily_rollups`);
     await db().execute(sql`delete from execution_time_rollups`);
+    await db().execute(sql`delete from execution_daily_time_rollups`);
+    await db().execute(sql`delete from execution_last_runs`);
     const rebuilt = await rebuildRollups(db());
     expect(rebuilt.logs).toBeGreaterThanOrEqual(400);
     expect(await rollupRows()).toEqual(kept);
@@ -202,6 +239,8 @@ describe('report rollups', () => {
     });
     expect((await service.record(agent, run(old))).stored).toBe(true);
     expect((await service.record(agent, run(NOW - 60_000))).stored).toBe(true);
+    const otherWorkflowId = workflows.get(agent.tenantId)![1]!;
+    expect((await service.record(agent, { ...run(old), workflowId: otherWorkflowId })).stored).toBe(true);
     const oldPartition = `execution_logs_p${new Date(old).getUTCFullYear()}_04`;
     expect((await logPartitions(db())).map((partition) => partition.name)).toContain(oldPartition);
 
@@ -209,7 +248,7 @@ describe('report rollups', () => {
       selectRows<{ n: number }>(
         db(),
         sql`select coalesce(sum(succeeded), 0)::int as n from execution_daily_rollups
-            where tenant_id = ${agent.tenantId} and day_start = ${at - (at % DAY_MS)}::bigint`,
+            where tenant_id = ${agent.tenantId} and workflow_id = ${workflowId} and day_start = ${at - (at % DAY_MS)}::bigint`,
       );
     expect(await rollupOf(old)).toEqual([{ n: 1 }]);
 
@@ -226,6 +265,14 @@ describe('report rollups', () => {
     await rebuildRollups(db());
     expect(await rollupOf(old)).toEqual([{ n: 1 }]);
     expect(await rollupOf(NOW - 60_000)).toEqual([{ n: 1 }]);
+    // The key's last run of the workflow is still known, and of the other workflow, whose only
+    // log the retention dropped, too.
+    expect(await lastExecutions(db(), agent.accountId)).toEqual(
+      new Map([
+        [workflowId, NOW],
+        [otherWorkflowId, old + 60_000],
+      ]),
+    );
 
     // The service with the default retention acknowledges a run older than 400 days without storing it.
     const strict = createExecutionLogsService({ db: db() });

@@ -37,7 +37,7 @@ type Outcome = { stored: boolean } | { error: AppError };
  * reports, stored once per report, with who ran what where copied in as it is now, and the report
  * rollups kept in the same statement (docs/reports.md). A faulted run is an exception. Reports
  * arriving together are written together (platform/group-commit.ts): a batch reads its keys,
- * workflows, executors and versions in four queries and is stored in one statement.
+ * workflows with their versions and executors in three queries at once and is stored in one statement.
  */
 export function createExecutionLogsService(deps: { db: Db; retentionDays?: number; now?: () => number }) {
   const { db, now = Date.now } = deps;
@@ -45,18 +45,14 @@ export function createExecutionLogsService(deps: { db: Db; retentionDays?: numbe
 
   async function writeBatch(batch: Pending[]): Promise<Outcome[]> {
     const accountIds = [...new Set(batch.map(({ agent }) => agent.accountId))];
-    const accounts = new Map((await selectAccounts(db, byIds(accountIds))).map((row) => [row.id, row]));
     const workflowIds = [...new Set(batch.map(({ report }) => report.workflowId))];
-    const workflows = new Map((await q.workflowsByIds(db, workflowIds)).map((row) => [row.id, row]));
-    const emails = [
-      ...new Set(
-        [...accounts.values()].flatMap((account) =>
-          account.emailAddress ? [account.emailAddress.trim().toLowerCase()] : [],
-        ),
-      ),
-    ];
-    const people = await q.usersByEmails(db, emails);
-    const versions = await q.workflowVersionTimes(db, [...workflows.keys()]);
+    // Three lookups at once (on PostgreSQL three connections, one round trip's wait).
+    const [accountRows, workflows, people] = await Promise.all([
+      selectAccounts(db, byIds(accountIds)),
+      q.workflowsWithVersions(db, workflowIds),
+      q.usersOfAccounts(db, accountIds),
+    ]);
+    const accounts = new Map(accountRows.map((row) => [row.id, row]));
 
     const outcomes: (Outcome | NewExecutionLog)[] = batch.map(({ agent, report }) => {
       const account = accounts.get(agent.accountId);
@@ -73,7 +69,7 @@ export function createExecutionLogsService(deps: { db: Db; retentionDays?: numbe
       const executor = user
         ? { executorUserId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.emailAddress }
         : { executorUserId: null, ...splitFullName(account.fullName), email: account.emailAddress };
-      const ofWorkflow = versions.filter((version) => version.workflowId === workflow.id);
+      const ofWorkflow = workflow.versions;
       // The version current when the run started (its first one, if the run predates them all).
       const version = ofWorkflow.filter((row) => row.createdAt <= report.executionStart).at(-1) ?? ofWorkflow[0];
       return {
