@@ -283,7 +283,8 @@ export type QueuedEntry = { entryId: number; workflowId: number };
 /**
  * Counts runs queued on an agent (its `added` entries) in the rollups, in one statement: only the
  * tenant's workflows, and not an entry that is still open from an earlier announcement (an agent
- * announces its queue again after a reconnection). Answers how many were new.
+ * announces its queue again after a reconnection). Answers how many were new. Each upsert in its
+ * conflict key's order, as insertExecutionLogs's, so the two never wait on each other in a cycle.
  */
 export async function insertQueuedRuns(
   db: Executor,
@@ -307,6 +308,7 @@ export async function insertQueuedRuns(
       select ${agent.tenantId}::uuid, (select id from company), ${agent.accountId}::int, entry.entry_id, entry.workflow_id, ${queuedAt}::bigint
       from (values ${values}) as entry(entry_id, workflow_id)
       where entry.workflow_id in (select id from workflows where tenant_id = ${agent.tenantId})
+      order by entry.entry_id, entry.workflow_id
       on conflict (account_id, entry_id, workflow_id) where open do nothing
       returning workflow_id
     ),
@@ -314,12 +316,14 @@ export async function insertQueuedRuns(
     counted as (
       insert into execution_rollups (tenant_id, company_id, workflow_id, bucket_start, queued)
       select ${agent.tenantId}::uuid, (select id from company), workflow_id, ${bucket}::bigint, n from per_workflow
+      order by workflow_id
       on conflict (tenant_id, bucket_start, workflow_id) do update set queued = execution_rollups.queued + excluded.queued
       returning 1
     ),
     daily as (
       insert into execution_daily_rollups (tenant_id, company_id, workflow_id, day_start, queued)
       select ${agent.tenantId}::uuid, (select id from company), workflow_id, ${day}::bigint, n from per_workflow
+      order by workflow_id
       on conflict (tenant_id, day_start, workflow_id) do update set queued = execution_daily_rollups.queued + excluded.queued
       returning 1
     )

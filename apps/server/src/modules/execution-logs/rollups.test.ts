@@ -207,6 +207,37 @@ describe('report rollups', () => {
     expect(await rollupRows()).toEqual(kept);
   });
 
+  it('stay exact with many batches written at once over the same rollup rows (none waits on another for ever)', async () => {
+    const { agents, workflows } = await world(2);
+    const next = random(4242);
+    // Six writers, as six servers would be: their batches run at once on the pool's connections.
+    const writers = Array.from({ length: 6 }, () => createExecutionLogsService({ db: db(), retentionDays: 3650 }));
+    for (let round = 0; round < 8; round += 1) {
+      // Batches of different sizes: PostgreSQL's hash of each differs, and so would the order of
+      // its rows were they not sorted.
+      const sent = writers.flatMap((writer) =>
+        Array.from({ length: 5 + Math.floor(next() * 150) }, () => {
+          const agent = agents[Math.floor(next() * agents.length)]!;
+          const ids = workflows.get(agent.tenantId)!;
+          // All in the same two hours: every batch adds to the same buckets, days and last runs.
+          const start = NOW - 3 * 3_600_000 + Math.floor(next() * 2 * 3_600_000) + round * 600_000;
+          const report: ExecutionReport = {
+            id: randomUUID(),
+            workflowId: ids[Math.floor(next() * ids.length)]!,
+            executionStart: start,
+            executionEnd: start + Math.floor(next() * 40 * 60_000),
+            statusType: STATUSES[Math.floor(next() * 3)]!,
+            errorMessage: null,
+            errorActivity: null,
+          };
+          return writer.record(agent, report);
+        }),
+      );
+      expect((await Promise.all(sent)).every((outcome) => outcome.stored)).toBe(true);
+    }
+    expect(await rollupRows()).toEqual(await groupedFromRaw());
+  });
+
   it('counts an entry queued again once the agent removed it', async () => {
     const { agents, workflows } = await world(1);
     const agent = agents[0]!;
