@@ -194,6 +194,12 @@ export const ERROR_MESSAGES = {
   ERROR_REPORT_LIMIT_INVALID: 'The limit must be a whole number from 1 to 1000.',
   ERROR_EXECUTION_REPORT_INVALID:
     'The run is not valid: it ends before it starts, lasts over 7 days, or ends in the future.',
+  // Monitor: the agents' activity and the dashboard (docs/monitor.md)
+  ERROR_ACTIVITY_SPAN_OUT_OF_RANGE: 'The span starts more than 7 days ago or more than 5 minutes from now.',
+  ERROR_ACTIVITY_SPAN_INVALID: 'The span ends before it starts or lasts over 24 hours.',
+  ERROR_ACTIVITY_SPAN_CHANGED: 'A span sent again may change only its end.',
+  ERROR_WIDGET_NOT_EXIST: 'The widget does not exist.',
+  ERROR_WIDGET_LAYOUT_INVALID: 'Each widget may be listed once, with an order from 1 and a column of 1 or 2.',
 } as const;
 
 export type ErrorKey = keyof typeof ERROR_MESSAGES;

@@ -10,4 +10,5 @@ export * from './schema/schedules';
 export * from './schema/statuses';
 export * from './schema/tasks';
 export * from './schema/users';
+export * from './schema/widgets';
 export * from './schema/workflows';
