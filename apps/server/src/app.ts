@@ -37,6 +37,8 @@ import { taskRoutes } from './modules/tasks/routes';
 import { createTasksService } from './modules/tasks/service';
 import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
+import { widgetRoutes } from './modules/widgets/routes';
+import { createWidgetsService } from './modules/widgets/service';
 import { workflowRoutes } from './modules/workflows/routes';
 import { createWorkflowsService } from './modules/workflows/service';
 import { registerAccessControl } from './platform/access';
@@ -111,6 +113,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const tasks = createTasksService({ db });
   const schedules = createSchedulesService({ db });
   const activities = createActivitiesService({ db });
+  const widgets = createWidgetsService({ db });
   // Licence files are signed with it (docs/licensing.md); made in DATA_DIR on first start.
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
   const licenses = createLicensesService({ db, events });
@@ -173,6 +176,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(workflowRoutes, { workflows, maxUploadBytes: config.maxUploadBytes });
       await api.register(eventsRoutes, { live, workflows });
       await api.register(reportRoutes, { reports });
+      await api.register(widgetRoutes, { widgets });
     },
     { prefix: '/api' },
   );

@@ -189,7 +189,7 @@ export const ERROR_MESSAGES = {
   ERROR_SCHEDULE_INACCESSIBLE: 'You can schedule only the people of the departments you head.',
   // Reports (docs/reports.md)
   ERROR_REPORT_RANGE_INVALID: 'The date range is not valid: from and to are epoch milliseconds, from not after to.',
-  ERROR_REPORT_RANGE_TOO_LONG: 'Executed time per day covers at most 366 days.',
+  ERROR_REPORT_RANGE_TOO_LONG: 'A report covers at most 366 days.',
   ERROR_REPORT_TIME_ZONE_INVALID: 'The time zone is not a known IANA time zone name.',
   ERROR_REPORT_LIMIT_INVALID: 'The limit must be a whole number from 1 to 1000.',
   ERROR_EXECUTION_REPORT_INVALID:

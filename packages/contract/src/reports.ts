@@ -34,8 +34,9 @@ const epochQuery = () =>
     z.coerce.number({ error: invalid }).int(invalid).min(0, invalid).max(EPOCH_MAX, invalid),
   );
 
-const rangeShape = { from: epochQuery(), to: epochQuery() };
-const ordered = (range: { from: number; to: number }) => range.from <= range.to;
+/** `from` and `to` (epoch ms, both included): shared with the monitor's widget query. */
+export const rangeShape = { from: epochQuery(), to: epochQuery() };
+export const ordered = (range: { from: number; to: number }) => range.from <= range.to;
 
 /** `from` and `to` of every report call; `from` after `to` is ERROR_REPORT_RANGE_INVALID. */
 export const ReportRange = z.object(rangeShape).refine(ordered, { message: invalid, path: ['to'] });
@@ -56,7 +57,8 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-const timeZone = () =>
+/** `tz`: an IANA zone name, default UTC (ERROR_REPORT_TIME_ZONE_INVALID). */
+export const timeZone = () =>
   z
     .string()
     .trim()
