@@ -207,6 +207,30 @@ describe('the lists', () => {
     expect(page.body.total).toBe(expected.length);
   });
 
+  it('pages a search in either order, its total from the same read', async () => {
+    const invoices = newestFirst('L10', 'L8', 'L7', 'L6', 'L5', 'L4', 'L3', 'L1');
+    const second = await list<Page<ExecutionLog>>('logs', { search: 'invoice', page: 2, size: 3 });
+    expect(second.body).toMatchObject({ total: 8, page: 2, size: 3 });
+    expect(names(second.body.items)).toEqual(invoices.slice(3, 6));
+    const oldest = await list<Page<ExecutionLog>>('logs', {
+      search: 'invoice',
+      page: 3,
+      size: 3,
+      sort: 'executionStart,asc',
+    });
+    expect(names(oldest.body.items)).toEqual([...invoices].reverse().slice(6));
+    // Past the last match: the total still, no rows.
+    expect((await list<Page<ExecutionLog>>('logs', { search: 'invoice', page: 4, size: 3 })).body).toEqual({
+      items: [],
+      total: 8,
+      page: 4,
+      size: 3,
+    });
+    // Each row as the unsearched list gives it.
+    const plain = await list<ExecutionLog[]>('logs');
+    expect(second.body.items).toEqual(plain.body.filter((row) => second.body.items.some((item) => item.id === row.id)));
+  });
+
   it('counts a search up to its cap and says when more match', async () => {
     const reports = createReportsService({ db: t.database.db, searchTotalCap: 5 });
     const auth = { tenantId: company.company.tenantId } as RequestAuth;

@@ -339,16 +339,52 @@ export async function listLogs(
 }
 
 /**
- * How many logs the filter matches, counted over the rows (a search's total) up to `cap + 1`: a
- * common word matches a month's rows by the hundred thousand, and counting them all would read
- * them all (docs/reports.md, "Search").
+ * A search's page and its total in one statement (docs/reports.md, "Search"): the keys of the
+ * matching logs are read once, through the trigram index, up to `cap + 1` of them; their number is
+ * the total, and when it is within the cap the page is sorted from those same keys and joined back
+ * to its rows, so the matches' rows are visited once rather than once for the count and again for
+ * the page. Past the cap the keys are an arbitrary `cap + 1` of the matches: `rows` is then null and
+ * the page is read in order on its own (`listLogs`: a common word's newest matches come first in the
+ * index).
  */
-export async function countLogs(db: Executor, filter: LogFilter, cap: number): Promise<number> {
-  const [row] = await selectRows<{ count: number }>(
+export async function searchPage(
+  db: Executor,
+  filter: LogFilter,
+  page: { direction: 'asc' | 'desc'; limit: number; offset: number; cap: number },
+): Promise<{ total: number; rows: LogRow[] | null }> {
+  const order = page.direction === 'asc' ? sql`asc` : sql`desc`;
+  const log = executionLogs;
+  const result = await selectRows<Record<string, unknown> & { total: number }>(
     db,
-    sql`select count(*)::int as count from (
-          select 1 from ${executionLogs} where ${filterCondition(filter)} limit ${cap + 1}
-        ) as matches`,
+    sql`with matches as materialized (
+          select ${log.executionStart} as key_start, ${log.id} as key_id from ${log}
+          where ${filterCondition(filter)} limit ${page.cap + 1}
+        ),
+        total as (select count(*)::int as total from matches),
+        page_keys as (
+          select key_start, key_id from matches, total where total.total <= ${page.cap}
+          order by key_start ${order}, key_id ${order} limit ${page.limit} offset ${page.offset}
+        )
+        select total.total, rows.* from total left join (
+          select ${sql.join(
+            Object.entries(logColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+            sql`, `,
+          )}
+          from page_keys join ${log} on ${log.id} = page_keys.key_id and ${log.executionStart} = page_keys.key_start
+        ) as rows on true
+        order by rows."executionStart" ${order}, rows.id ${order}`,
   );
-  return Number(row?.count ?? 0);
+  const total = Number(result[0]?.total ?? 0);
+  if (total > page.cap) return { total, rows: null };
+  const rows = result
+    .filter((row) => row.id !== null && row.id !== undefined)
+    .map(
+      (row) =>
+        ({
+          ...row,
+          executionStart: Number(row.executionStart),
+          executionEnd: Number(row.executionEnd),
+        }) as unknown as LogRow,
+    );
+  return { total, rows };
 }

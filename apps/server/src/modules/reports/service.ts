@@ -148,17 +148,10 @@ export function createReportsService(deps: {
     };
   }
 
-  /**
-   * The rows a filter matches: counted from the rollups without a search, else from the rows
-   * themselves up to SEARCH_TOTAL_CAP (past it the page says "more than", `totalCapped`).
-   */
-  async function totalOf(filter: q.LogFilter): Promise<{ total: number; totalCapped?: true }> {
-    if (filter.search) {
-      const count = await zoneChecked(q.countLogs(db, filter, searchTotalCap));
-      return count > searchTotalCap ? { total: searchTotalCap, totalCapped: true } : { total: count };
-    }
+  /** The rows a filter without a search matches, counted from the rollups. */
+  async function totalOf(filter: q.LogFilter): Promise<number> {
     const counts = await q.rangeCounts(db, filter.scope, decomposeRange(filter.from, filter.to), { withQueued: false });
-    return { total: filter.faultedOnly ? counts.faulted : counts.succeeded + counts.faulted + counts.unknown };
+    return filter.faultedOnly ? counts.faulted : counts.succeeded + counts.faulted + counts.unknown;
   }
 
   const directionOf = (query: ExecutionLogListQuery) => parseSort(query.sort)?.direction ?? 'desc';
@@ -170,14 +163,23 @@ export function createReportsService(deps: {
       const rows = filter ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.limit })) : [];
       return { rows };
     }
-    const counted = filter ? await totalOf(filter) : { total: 0 };
     const offset = (query.page - 1) * query.size;
+    const size = query.size;
+    if (filter?.search) {
+      // A search: its total and page from one read of its matches, up to the cap.
+      const found = await zoneChecked(
+        q.searchPage(db, filter, { direction, limit: size, offset, cap: searchTotalCap }),
+      );
+      if (found.rows) return { rows: found.rows, page: { total: found.total, page: query.page, size } };
+      const rows =
+        offset < searchTotalCap ? await zoneChecked(q.listLogs(db, filter, { direction, limit: size, offset })) : [];
+      return { rows, page: { total: searchTotalCap, totalCapped: true as const, page: query.page, size } };
+    }
+    const total = filter ? await totalOf(filter) : 0;
     // Nothing is read past the end: a page number of two billion costs one count.
     const rows =
-      filter && offset < counted.total
-        ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.size, offset }))
-        : [];
-    return { rows, page: { ...counted, page: query.page, size: query.size } };
+      filter && offset < total ? await zoneChecked(q.listLogs(db, filter, { direction, limit: size, offset })) : [];
+    return { rows, page: { total, page: query.page, size } };
   }
 
   async function list<T>(
