@@ -11,6 +11,7 @@ import { accountRoutes } from './modules/accounts/routes';
 import { createAccountsService } from './modules/accounts/service';
 import { activityRoutes } from './modules/activities/routes';
 import { createActivitiesService } from './modules/activities/service';
+import { createActivityService } from './modules/activity/service';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { companyRoutes } from './modules/companies/routes';
@@ -121,7 +122,18 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const workflows = createWorkflowsService({ db, events });
   const executionLogs = createExecutionLogsService({ db, retentionDays: config.executionLogRetentionDays });
   const reports = createReportsService({ db, retentionDays: config.executionLogRetentionDays });
-  const logMaintenance = startLogMaintenance({ db, retentionDays: config.executionLogRetentionDays, log: app.log });
+  const activity = createActivityService({ db, log: app.log });
+  // The keys connected on any instance, once the live channel is up (docs/monitor.md).
+  let connectedAccounts = (): number[] => [];
+  const logMaintenance = startLogMaintenance({
+    db,
+    retentionDays: config.executionLogRetentionDays,
+    log: app.log,
+    activity: {
+      retentionDays: config.activityRetentionDays,
+      closeOrphans: (now) => activity.closeOrphans(connectedAccounts(), now),
+    },
+  });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
@@ -137,11 +149,14 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     events,
     backplane,
     executions: executionLogs,
+    activity,
     access: { appKeys: config.appKeys, resolveCaller: auth.resolveCaller, resolveTenant: auth.resolveTenant },
     agentSecret: config.agentSecret,
     log: app.log,
   });
   await live.start();
+  connectedAccounts = live.connectedAccounts;
+  activity.noteHeartBeats(live.localAgentsHeard);
   const stomp = createStompServer<LiveContext>({ path: LIVE_PATH, handlers: live.handlers, log: app.log });
   attachUpgradeHandler(app.server, [stomp]);
   // Sockets first, before the HTTP server closes (open WebSockets would keep it from closing): their
@@ -150,6 +165,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     await stomp.close();
   });
   app.addHook('onClose', async () => {
+    // The spans of the agents the closing sockets took away are closed before the database goes.
+    await activity.stop();
     await logMaintenance.stop();
     live.stop();
     await backplane.close();
@@ -199,6 +216,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       live,
       backplane,
       executionLogs,
+      activity,
       reports,
       logMaintenance,
     },

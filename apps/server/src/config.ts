@@ -30,6 +30,7 @@ const Env = z.object({
     .default('opsdeck'),
   LIVE_INSTANCE_TTL_MS: z.coerce.number().int().min(300).max(120_000).default(15_000),
   EXECUTION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(8).max(36_500).default(400),
 });
 
 export type Config = {
@@ -67,6 +68,8 @@ export type Config = {
   agentSecret: string | undefined;
   /** Execution logs (and queued runs) are kept this many days, by whole months; their rollups for ever. */
   executionLogRetentionDays: number;
+  /** Agents' activity spans are kept this many days, by whole months; their rollups for ever (docs/monitor.md). */
+  activityRetentionDays: number;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -111,5 +114,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveInstanceTtlMs: parsed.LIVE_INSTANCE_TTL_MS,
     agentSecret: parsed.AGENT_SECRET ?? (parsed.DATABASE_URL ? undefined : DEMO_AGENT_SECRET),
     executionLogRetentionDays: parsed.EXECUTION_LOG_RETENTION_DAYS,
+    activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
   };
 }

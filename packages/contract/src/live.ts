@@ -58,6 +58,8 @@ export const DESTINATIONS = {
   agentQueue: '/agent/queue',
   agentWorkflowUpdates: '/agent/workflows',
   agentExecution: '/agent/execution',
+  /** Spans of the key's person's activity (`ActivityFrame` in `@opsdeck/contract/activity`; docs/monitor.md). */
+  agentActivity: '/agent/activity',
 } as const;
 
 /** The tenant-scoped topics a console subscribes to, with `/{t}` or (admin of every company) without. */

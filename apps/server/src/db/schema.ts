@@ -1,5 +1,6 @@
 /** The whole database schema, as Drizzle and drizzle-kit see it. */
 export * from './schema/activities';
+export * from './schema/activity';
 export * from './schema/companies';
 export * from './schema/departments';
 export * from './schema/execution-logs';

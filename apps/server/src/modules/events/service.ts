@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { ActivityFrame } from '@opsdeck/contract/activity';
 import type { Authority } from '@opsdeck/contract/authorities';
-import type { ErrorKey } from '@opsdeck/contract/errors';
+import { ERROR_MESSAGES, type ErrorKey } from '@opsdeck/contract/errors';
 import {
   type AgentCommand,
   type AgentConnection,
@@ -28,6 +29,7 @@ import { AppError } from '../../platform/errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import { isRedisUnavailable } from '../../platform/redis';
 import { type StompHandlers, StompRefusal, type StompSession } from '../../platform/stomp/server';
+import type { ActivityService } from '../activity/service';
 import { lastExecutions } from '../execution-logs/queries';
 import type { ExecutingAgent, ExecutionLogsService } from '../execution-logs/service';
 import { findWorkflow } from '../workflows/queries';
@@ -67,6 +69,8 @@ export type EventsServiceOptions = {
   events: EventBus;
   backplane: Backplane;
   executions: ExecutionRecorder;
+  /** Activity spans (`/agent/activity`, modules/activity); without it the destination is unknown. */
+  activity?: Pick<ActivityService, 'record' | 'agentGone'>;
   access: Pick<AccessControlOptions, 'appKeys' | 'resolveCaller' | 'resolveTenant'>;
   agentSecret: string | undefined;
   log: FastifyBaseLogger;
@@ -407,6 +411,15 @@ export function createEventsService(options: EventsServiceOptions) {
         }
         return;
       }
+      case DESTINATIONS.agentActivity: {
+        if (!options.activity) throw refuse('ERROR_LIVE_DESTINATION_UNKNOWN');
+        const frame = parse(ActivityFrame, body);
+        const { refusals } = await options.activity.record({ accountId: identity.key.accountId, tenantId }, frame);
+        // Each refused span on its own, with its id; the frame's others are stored and it is receipted.
+        for (const { id, key } of refusals)
+          session.send(DESTINATIONS.errors, { destination, key, message: ERROR_MESSAGES[key], id });
+        return;
+      }
       default:
         throw refuse('ERROR_LIVE_DESTINATION_UNKNOWN');
     }
@@ -637,6 +650,11 @@ export function createEventsService(options: EventsServiceOptions) {
       }
       if (localAgents.get(session.id) !== session) return;
       localAgents.delete(session.id);
+      // Its open spans end at the last thing it sent (docs/monitor.md).
+      const { key } = (session.context as AgentContext).identity;
+      void options.activity
+        ?.agentGone({ accountId: key.accountId, tenantId: key.tenantId }, session.lastHeardAt)
+        .catch((err: unknown) => log.warn({ err }, 'open activity spans not closed'));
       const entry = presence.get(session.id);
       void backplane.deleteAgent(session.id).catch(() => {});
       void backplane
@@ -652,6 +670,14 @@ export function createEventsService(options: EventsServiceOptions) {
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
     identifyAgent: (header: (name: string) => string | undefined) =>
       identifyAgent({ db, appKeys: options.access.appKeys, agentSecret: options.agentSecret }, header),
+    /** The keys with an agent connected now, on any instance. */
+    connectedAccounts: (): number[] => [...presence.values()].map((entry) => entry.agent.accountId),
+    /** This instance's agents and when each was last heard from (a frame or a heart-beat). */
+    localAgentsHeard: (): { accountId: number; tenantId: string | null; at: number }[] =>
+      [...localAgents.values()].map((session) => {
+        const { key } = (session.context as AgentContext).identity;
+        return { accountId: key.accountId, tenantId: key.tenantId, at: session.lastHeardAt };
+      }),
     /** Loads the presence other instances hold (a late start). */
     start: loadSnapshot,
     stop() {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { applyActivityRetention } from '../activity/rollups';
 import { applyRetention, ensureCurrentPartitions, rebuildRollups, rollupsMissing } from './rollups';
 
 export type LogMaintenance = { run: () => Promise<void>; stop: () => Promise<void> };
@@ -16,8 +17,13 @@ export function startLogMaintenance(options: {
   log: FastifyBaseLogger;
   everyMs?: number;
   now?: () => number;
+  /**
+   * The activity spans' share of each round (docs/monitor.md): their months made and dropped past
+   * ACTIVITY_RETENTION_DAYS, and the spans agents left open closed (`closeOrphans`).
+   */
+  activity?: { retentionDays: number; closeOrphans?: (now: number) => Promise<number> };
 }): LogMaintenance {
-  const { db, retentionDays, log, everyMs = 3_600_000, now = Date.now } = options;
+  const { db, retentionDays, log, everyMs = 3_600_000, now = Date.now, activity } = options;
   let first = true;
   let running: Promise<void> | undefined;
 
@@ -31,6 +37,13 @@ export function startLogMaintenance(options: {
     const result = await applyRetention(db, now(), retentionDays);
     if (result.droppedPartitions.length > 0 || result.deletedQueuedRuns > 0)
       log.info({ ...result, retentionDays }, 'execution logs past their retention dropped');
+    if (activity) {
+      const spans = await applyActivityRetention(db, now(), activity.retentionDays);
+      if (spans.droppedPartitions.length > 0)
+        log.info({ ...spans, retentionDays: activity.retentionDays }, 'activity spans past their retention dropped');
+      const closed = (await activity.closeOrphans?.(now())) ?? 0;
+      if (closed > 0) log.info({ closed }, 'activity spans left open by agents gone closed');
+    }
   }
 
   /** One round at a time; a round asked for while one runs waits for it. */

@@ -12,6 +12,7 @@ import {
   workflowVersions,
 } from '../../db/schema';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
+import { ensureMonthPartition, isMissingPartition, monthOf } from '../../platform/partitions';
 
 export type ExecutionLogRow = typeof executionLogs.$inferSelect;
 export type NewExecutionLog = Omit<typeof executionLogs.$inferInsert, 'receivedAt'>;
@@ -188,11 +189,6 @@ export async function insertExecutionLog(db: Executor, values: NewExecutionLog):
   return (await insertExecutionLogs(db, [values])).size > 0;
 }
 
-const monthOf = (at: number) => {
-  const date = new Date(at);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-};
-
 /**
  * Workflows by id, archived ones included (a run can end after its workflow was archived), each
  * with its version numbers and their creation times, oldest first (which version ran when): one
@@ -261,22 +257,8 @@ export async function usersOfAccounts(db: Executor, accountIds: readonly number[
     .where(inArray(accounts.id, [...accountIds]));
 }
 
-/** PostgreSQL's 23514 for a row no partition takes ("no partition of relation … found for row"). */
-function isMissingPartition(error: unknown): boolean {
-  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
-    if (/no partition of relation/i.test(String((current as { message?: unknown }).message))) return true;
-  }
-  return false;
-}
-
-/** Makes the month's partition of a partitioned table for a time, if missing (migration 0011's function). */
-export async function ensureMonthPartition(db: Executor, parent: 'execution_logs', at: number): Promise<string> {
-  const [row] = await selectRows<{ name: string }>(
-    db,
-    sql`select opsdeck_month_partition(${parent}, ${at}::bigint) as name`,
-  );
-  return row!.name;
-}
+/** Moved to platform/partitions.ts (shared with the activity spans); kept here for the seed's import. */
+export { ensureMonthPartition } from '../../platform/partitions';
 
 export type QueuedEntry = { entryId: number; workflowId: number };
 

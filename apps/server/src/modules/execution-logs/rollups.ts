@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
-import { BUCKET_MS, DAY_MS, ensureMonthPartition } from './queries';
+import { dropMonthsBefore, ensureCurrentMonths, type MonthPartition, monthPartitions } from '../../platform/partitions';
+import { BUCKET_MS, DAY_MS } from './queries';
 
 /**
  * The execution logs' months and their rollups over time (docs/reports.md): partitions made ahead,
@@ -8,36 +9,13 @@ import { BUCKET_MS, DAY_MS, ensureMonthPartition } from './queries';
  * answers), and the rollups rebuilt from the logs that remain when asked (`npm run rebuild-rollups`).
  */
 
-export type LogPartition = { name: string; from: number; to: number };
-
-const PARTITION_NAME = /^execution_logs_p(\d{4})_(\d{2})$/;
+export type LogPartition = MonthPartition;
 
 /** The monthly partitions of execution_logs, oldest first, with their bounds (from their names: migration 0011). */
-export async function logPartitions(db: Executor): Promise<LogPartition[]> {
-  const rows = await selectRows<{ name: string }>(
-    db,
-    sql`select child.relname as name from pg_inherits
-        join pg_class child on child.oid = pg_inherits.inhrelid
-        join pg_class parent on parent.oid = pg_inherits.inhparent
-        where parent.relname = 'execution_logs'`,
-  );
-  return rows
-    .flatMap(({ name }) => {
-      const match = PARTITION_NAME.exec(name);
-      if (!match) return [];
-      const year = Number(match[1]);
-      const month = Number(match[2]) - 1;
-      return [{ name, from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) }];
-    })
-    .sort((a, b) => a.from - b.from);
-}
+export const logPartitions = (db: Executor): Promise<LogPartition[]> => monthPartitions(db, 'execution_logs');
 
 /** The partitions of this month and the next exist before their first log arrives. */
-export async function ensureCurrentPartitions(db: Executor, now: number) {
-  const date = new Date(now);
-  await ensureMonthPartition(db, 'execution_logs', now);
-  await ensureMonthPartition(db, 'execution_logs', Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
-}
+export const ensureCurrentPartitions = (db: Executor, now: number) => ensureCurrentMonths(db, 'execution_logs', now);
 
 export type RetentionResult = { droppedPartitions: string[]; deletedQueuedRuns: number };
 
@@ -49,13 +27,7 @@ export type RetentionResult = { droppedPartitions: string[]; deletedQueuedRuns: 
  */
 export async function applyRetention(db: Executor, now: number, retentionDays: number): Promise<RetentionResult> {
   const cut = now - retentionDays * DAY_MS;
-  const dropped: string[] = [];
-  for (const partition of await logPartitions(db)) {
-    if (partition.to > cut) break;
-    // The name comes from the catalogue and matched PARTITION_NAME: no user input in this statement.
-    await db.execute(sql.raw(`drop table if exists "${partition.name}"`));
-    dropped.push(partition.name);
-  }
+  const dropped = await dropMonthsBefore(db, 'execution_logs', cut);
   const kept = (await logPartitions(db))[0]?.from ?? cut;
   let deleted = 0;
   for (;;) {

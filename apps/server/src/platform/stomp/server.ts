@@ -22,6 +22,8 @@ export type StompSession<C> = {
   /** What `connect` resolved to. */
   context: C;
   readonly closed: boolean;
+  /** When the client last sent anything (a frame or a heart-beat), epoch ms. */
+  readonly lastHeardAt: number;
   /** A MESSAGE with `body` as JSON to each subscription of this session to exactly `destination`; how many. */
   send(destination: string, body: unknown): number;
   /** As `send`, with a body already serialized: fan-out serializes once for every session. */
@@ -149,6 +151,8 @@ class Session<C> implements StompSession<C> {
   private expectEvery = 0;
   private lastSent: number;
   private lastReceived: number;
+  /** The last bytes read from the client (lastReceived also counts the time its frames took us). */
+  lastHeardAt: number;
   private readonly openedAt: number;
 
   constructor(
@@ -159,7 +163,7 @@ class Session<C> implements StompSession<C> {
   ) {
     this.request = request;
     this.decoder = new FrameDecoder({ maxFrameBytes });
-    this.openedAt = this.lastSent = this.lastReceived = Date.now();
+    this.openedAt = this.lastSent = this.lastReceived = this.lastHeardAt = Date.now();
   }
 
   get closed() {
@@ -207,7 +211,7 @@ class Session<C> implements StompSession<C> {
 
   onMessage(data: RawData) {
     if (this.state === CLOSED) return;
-    this.lastReceived = Date.now();
+    this.lastReceived = this.lastHeardAt = Date.now();
     let items: ReturnType<FrameDecoder['push']>;
     try {
       items = this.decoder.push(toBuffer(data));
