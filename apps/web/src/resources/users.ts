@@ -49,3 +49,11 @@ export function departmentHeadsQueryOptions(tenant: Tenant, departmentId?: numbe
       }),
   });
 }
+
+/** GET /api/user/getActiveUsers/false: every user of the tenant not archived (the monitor's person filter). */
+export function activeUsersQueryOptions() {
+  return queryOptions({
+    queryKey: ['users', 'active', 'all'] as const,
+    queryFn: ({ signal }) => apiRequest<User[]>('/user/getActiveUsers/false', { signal }),
+  });
+}

@@ -8,20 +8,6 @@ import { RouteGuard } from './route-guard';
 /** Nothing to render: the guard has already redirected away from these paths. */
 const Empty = () => null;
 
-/**
- * A screen whose area is not released yet (see ScreenPlaceholder). An area replaces its entry here
- * with a lazy import of its own page.
- */
-function upcoming(key: PathKey, area: string, title: string = PATHS[key].label): RouteObject {
-  return {
-    path: PATHS[key].pattern,
-    lazy: async () => {
-      const { ScreenPlaceholder } = await import('../components/screen-placeholder');
-      return { element: <ScreenPlaceholder title={title} area={area} /> };
-    },
-  };
-}
-
 /** A released screen: its page component, loaded as its own chunk. */
 function page(key: PathKey, load: () => Promise<ComponentType>): RouteObject {
   return { path: PATHS[key].pattern, lazy: async () => ({ Component: await load() }) };
@@ -77,7 +63,7 @@ export const routes: RouteObject[] = [
           },
           section('report', [
             page('reportAgent', async () => (await import('../features/reports/agent-report-page')).AgentReportPage),
-            upcoming('reportMonitor', 'areas.monitor', 'screens.monitor'),
+            page('reportMonitor', async () => (await import('../features/monitor/monitor-page')).MonitorPage),
           ]),
           section('workflow', [
             page('workflowList', async () => (await import('../features/workflows/workflows-page')).WorkflowsPage),
