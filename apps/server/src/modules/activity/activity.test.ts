@@ -10,8 +10,9 @@ import { agentHeaders, connectPeer, type LivePeer } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { selectRows } from '../../db/client';
 import { accounts, activityAgents, activitySpans, statuses, tasks } from '../../db/schema';
-import { BUCKET_MS, DAY_MS } from './queries';
-import { rebuildActivityRollups } from './rollups';
+import { ensureMonthPartition, monthOf, monthPartitions } from '../../platform/partitions';
+import { BUCKET_MS, DAY_MS, writeSpans } from './queries';
+import { applyActivityRetention, rebuildActivityRollups } from './rollups';
 import type { ActivityService } from './service';
 
 let t: TestApp;
@@ -454,5 +455,43 @@ describe('the activity rollups', () => {
     const after = await rollupsAndExpected(db());
     expect(after.quarter).toEqual(before.expectedQuarter);
     expect(after.daily).toEqual(before.expectedDaily);
+  });
+});
+
+describe('the retention', () => {
+  it('drops whole months of spans past ACTIVITY_RETENTION_DAYS and keeps their rollups', async () => {
+    const old = Date.UTC(2020, 0, 15, 9);
+    await ensureMonthPartition(db(), 'activity_spans', old);
+    const id = randomUUID();
+    await writeSpans(
+      db(),
+      [
+        {
+          op: 'insert',
+          id,
+          tenantId: acme.company.tenantId,
+          companyId: acme.company.id,
+          accountId: null,
+          userId: null,
+          kind: 'idle',
+          startedAt: old,
+          endedAt: old + HOUR,
+          application: null,
+          statusId: null,
+          taskId: null,
+          endedByServer: false,
+          rolledFrom: old,
+        },
+      ],
+      Date.now(),
+    );
+    expect(await rollup(acme.company.tenantId, 0, 'idle', '', old, true)).toEqual({ ms: HOUR, starts: 1 });
+    const result = await applyActivityRetention(db(), Date.now(), 400);
+    expect(result.droppedPartitions).toContain('activity_spans_p2020_01');
+    expect(await spanOf(id)).toBeUndefined();
+    expect(await rollup(acme.company.tenantId, 0, 'idle', '', old, true)).toEqual({ ms: HOUR, starts: 1 });
+    const months = (await monthPartitions(db(), 'activity_spans')).map((partition) => partition.from);
+    expect(months).toContain(monthOf(Date.now()));
+    expect(months.every((from) => from >= Date.now() - 400 * DAY_MS - 31 * DAY_MS)).toBe(true);
   });
 });
