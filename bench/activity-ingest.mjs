@@ -143,11 +143,10 @@ async function measure(label, env) {
   );
   const seeded = seedLive(env, { companies: args.companies, keys: args.agents, workflows: 1 });
   const subjects = await activitySql(env, 'people');
-  for (const agent of seeded.agents) {
+  const agents = seeded.agents.map((agent) => {
     const tenantId = seeded.companies[agent.company]?.tenantId ?? '';
-    agent.statusId = subjects.statuses[tenantId];
-    agent.taskId = subjects.tasks[tenantId];
-  }
+    return { ...agent, statusId: subjects.statuses[tenantId], taskId: subjects.tasks[tenantId] };
+  });
   const server = startServer({
     port: args.port,
     ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
@@ -161,7 +160,7 @@ async function measure(label, env) {
     await waitFor(`http://127.0.0.1:${args.port}/api/health`);
     await waitForLive(liveUrl(args.port));
     for (let i = 0; i < args.workers; i += 1) workers.push(await startWorker());
-    const slices = split(seeded.agents, workers.length);
+    const slices = split(agents, workers.length);
     const connected = await Promise.all(
       workers.map((worker, i) => {
         const done = worker.next('connected');
