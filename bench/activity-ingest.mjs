@@ -143,7 +143,7 @@ async function measure(label, env) {
   );
   const seeded = seedLive(env, { companies: args.companies, keys: args.agents, workflows: 1 });
   const subjects = await activitySql(env, 'people');
-  const agents = seeded.agents.map((agent) => {
+  const fleet = seeded.agents.map((agent) => {
     const tenantId = seeded.companies[agent.company]?.tenantId ?? '';
     return { ...agent, statusId: subjects.statuses[tenantId], taskId: subjects.tasks[tenantId] };
   });
@@ -160,7 +160,7 @@ async function measure(label, env) {
     await waitFor(`http://127.0.0.1:${args.port}/api/health`);
     await waitForLive(liveUrl(args.port));
     for (let i = 0; i < args.workers; i += 1) workers.push(await startWorker());
-    const slices = split(agents, workers.length);
+    const slices = split(fleet, workers.length);
     const connected = await Promise.all(
       workers.map((worker, i) => {
         const done = worker.next('connected');
