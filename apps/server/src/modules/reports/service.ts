@@ -28,11 +28,10 @@ export type LogListKind = 'exceptions' | 'logs';
 
 /**
  * A search's total is counted up to this many matches: past it the page answers this total with
- * `totalCapped` (the console says "of more than 1000") and pages up to it, and a common word costs
- * its first 1,001 matches rather than a month's (docs/reports.md, "Exceptions and logs"). A hundred
- * pages of a search are more than anyone reads; a narrower search finds the rest.
+ * `totalCapped` (the console says "10,000+"), and counting a common word costs its first 10,001 rows,
+ * not a month's.
  */
-export const SEARCH_TOTAL_CAP = 1_000;
+export const SEARCH_TOTAL_CAP = 10_000;
 
 /** Rows an export reads per query: a keyset batch, so that memory stays flat at any size. */
 export const CSV_BATCH_ROWS = 1_000;
