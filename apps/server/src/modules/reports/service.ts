@@ -28,7 +28,7 @@ export type LogListKind = 'exceptions' | 'logs';
 
 /**
  * A search's total is counted up to this many matches: past it the page answers this total with
- * `totalCapped` (the console says "10,000+"), and counting a common word costs its first 10,001 rows,
+ * `totalCapped` (the console says "of more than 10000"), and counting a common word costs its first 10,001 rows,
  * not a month's.
  */
 export const SEARCH_TOTAL_CAP = 10_000;

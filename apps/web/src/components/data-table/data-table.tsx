@@ -82,7 +82,7 @@ export interface ClientTableProps<T> extends CommonProps<T> {
 export interface ServerTableProps<T> extends CommonProps<T> {
   mode: 'server';
   total: number;
-  /** `total` is a floor: more rows match than the server counted (summary "of 10,000+"). */
+  /** `total` is a floor: more rows match than the server counted (summary "of more than 10000"). */
   totalCapped?: boolean;
   page: number;
   onPageChange: (page: number) => void;
