@@ -77,7 +77,14 @@ export function FilterModal({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('monitor.filters.title')} size="lg" centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('monitor.filters.title')}
+      size="lg"
+      centered
+      closeButtonProps={{ 'aria-label': t('modal.close') }}
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {select('user')}

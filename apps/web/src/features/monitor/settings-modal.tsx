@@ -27,7 +27,14 @@ export function SettingsModal({
   const toggle = (key: WidgetKey, on: boolean) => onChange(on ? showWidget(layout, key) : hideWidget(layout, key));
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('monitor.settings.title')} size="xl" centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('monitor.settings.title')}
+      size="xl"
+      centered
+      closeButtonProps={{ 'aria-label': t('modal.close') }}
+    >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           {t('monitor.settings.intro')}

@@ -3,28 +3,31 @@ import {
   closestCorners,
   DndContext,
   type DragEndEvent,
-  type DragOverEvent,
+  DragOverlay,
   type DragStartEvent,
   KeyboardSensor,
   MouseSensor,
   TouchSensor,
+  type UniqueIdentifier,
   useDroppable,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { SimpleGrid, Stack } from '@mantine/core';
+import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { WidgetColumn, WidgetKey } from '@opsdeck/contract/monitor';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { columnId, columnOf, columnOfId, dragTo, hideWidget, type Layout, sameLayout } from './layout';
+import { columnId, columnOf, dragTo, hideWidget, type Layout, sameLayout } from './layout';
 import { WidgetBody } from './widget-body';
 import { WIDGET_MIN_HEIGHT, WidgetCard } from './widget-card';
 import { widgetTitle } from './widget-title';
 
 function Column({ column, keys, children }: { column: WidgetColumn; keys: readonly WidgetKey[]; children: ReactNode }) {
   const { t } = useTranslation();
-  const { setNodeRef } = useDroppable({ id: columnId(column) });
+  // Only an empty column is a drop target of its own: a column with cards is dropped on through
+  // them, and as a target it would win the keyboard's moves within itself (it spans them all).
+  const { setNodeRef } = useDroppable({ id: columnId(column), disabled: keys.length > 0 });
   return (
     <SortableContext id={columnId(column)} items={[...keys]} strategy={verticalListSortingStrategy}>
       <Stack
@@ -43,15 +46,38 @@ function Column({ column, keys, children }: { column: WidgetColumn; keys: readon
   );
 }
 
+/** The card under the pointer while it is dragged: its title and body, not a second sortable. */
+function DraggedCard({ widgetKey }: { widgetKey: WidgetKey }) {
+  const { t } = useTranslation();
+  return (
+    // A picture of the held card: the announcements speak for it, so it is hidden from assistive technology.
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      shadow="lg"
+      mih={WIDGET_MIN_HEIGHT}
+      style={{ cursor: 'grabbing' }}
+      aria-hidden
+    >
+      <Text fw={700} mb="xs" pl={32}>
+        {widgetTitle(t, widgetKey)}
+      </Text>
+      <WidgetBody widgetKey={widgetKey} />
+    </Card>
+  );
+}
+
 /**
  * The two columns of widget cards (spec sections 2 and 9), sortable within and across columns by
- * mouse, touch and keyboard. While a card is dragged the grid shows where it would land; the
- * layout changes (and is saved) once it is dropped. A cancelled drag puts it back.
+ * mouse, touch and keyboard. The held card follows the pointer (or the arrow keys) as an overlay
+ * while its own column makes room; the layout changes (and is saved) only once it is dropped, so
+ * a cancelled drag changes nothing. Moving it between columns while held, as dnd-kit's
+ * multi-container example does, made the two columns trade it back and forth without end.
  */
 export function WidgetGrid({ layout, onChange }: { layout: Layout; onChange: (next: Layout) => void }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Layout | null>(null);
-  const shown = draft ?? layout;
+  const [held, setHeld] = useState<WidgetKey | null>(null);
   const sensors = useSensors(
     // A few pixels before a drag starts, so that a click on the handle stays a click.
     useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
@@ -59,34 +85,24 @@ export function WidgetGrid({ layout, onChange }: { layout: Layout; onChange: (ne
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
-  const titleOf = (id: string | number) => widgetTitle(t, id as WidgetKey);
-  const placeOf = (id: string | number) => {
-    const column = columnOf(shown, id as WidgetKey) ?? 1;
-    return { column, place: shown[column].indexOf(id as WidgetKey) + 1 };
+  const titleOf = (id: UniqueIdentifier) => widgetTitle(t, id as WidgetKey);
+  /** Where the held card would land over `over`, as the announcements say it. */
+  const landing = (id: UniqueIdentifier, over: UniqueIdentifier | null) => {
+    const next = dragTo(layout, id as WidgetKey, over === null ? null : String(over));
+    const column = columnOf(next, id as WidgetKey) ?? 1;
+    return { title: titleOf(id), column, place: next[column].indexOf(id as WidgetKey) + 1 };
   };
   const announcements: Announcements = {
     onDragStart: ({ active }) => t('monitor.grid.pickedUp', { title: titleOf(active.id) }),
-    onDragOver: ({ active }) => t('monitor.grid.over', { title: titleOf(active.id), ...placeOf(active.id) }),
-    onDragEnd: ({ active }) => t('monitor.grid.dropped', { title: titleOf(active.id), ...placeOf(active.id) }),
+    onDragOver: ({ active, over }) => t('monitor.grid.over', landing(active.id, over?.id ?? null)),
+    onDragEnd: ({ active, over }) => t('monitor.grid.dropped', landing(active.id, over?.id ?? null)),
     onDragCancel: ({ active }) => t('monitor.grid.cancelled', { title: titleOf(active.id) }),
   };
 
-  const onDragStart = (_event: DragStartEvent) => setDraft(layout);
-  // Across columns the card moves while it is held, so that the other column makes room for it.
-  const onDragOver = ({ active, over }: DragOverEvent) => {
-    setDraft((current) => {
-      const base = current ?? layout;
-      const key = active.id as WidgetKey;
-      const overId = over ? String(over.id) : null;
-      const overColumn = overId === null ? null : (columnOfId(overId) ?? columnOf(base, overId as WidgetKey));
-      if (overColumn === null || overColumn === columnOf(base, key)) return base;
-      return dragTo(base, key, overId);
-    });
-  };
+  const onDragStart = ({ active }: DragStartEvent) => setHeld(active.id as WidgetKey);
   const onDragEnd = ({ active, over }: DragEndEvent) => {
-    const base = draft ?? layout;
-    const next = dragTo(base, active.id as WidgetKey, over ? String(over.id) : null);
-    setDraft(null);
+    setHeld(null);
+    const next = dragTo(layout, active.id as WidgetKey, over ? String(over.id) : null);
     if (!sameLayout(next, layout)) onChange(next);
   };
 
@@ -95,15 +111,14 @@ export function WidgetGrid({ layout, onChange }: { layout: Layout; onChange: (ne
       sensors={sensors}
       collisionDetection={closestCorners}
       onDragStart={onDragStart}
-      onDragOver={onDragOver}
       onDragEnd={onDragEnd}
-      onDragCancel={() => setDraft(null)}
+      onDragCancel={() => setHeld(null)}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t('monitor.grid.instructions') } }}
     >
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" aria-label={t('monitor.grid.label')}>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         {([1, 2] as const).map((column) => (
-          <Column key={column} column={column} keys={shown[column]}>
-            {shown[column].map((key) => (
+          <Column key={column} column={column} keys={layout[column]}>
+            {layout[column].map((key) => (
               <li key={key}>
                 <WidgetCard widgetKey={key} onHide={(hidden) => onChange(hideWidget(layout, hidden))}>
                   <WidgetBody widgetKey={key} />
@@ -113,6 +128,7 @@ export function WidgetGrid({ layout, onChange }: { layout: Layout; onChange: (ne
           </Column>
         ))}
       </SimpleGrid>
+      <DragOverlay>{held ? <DraggedCard widgetKey={held} /> : null}</DragOverlay>
     </DndContext>
   );
 }

@@ -1,0 +1,185 @@
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { expectAccessible } from './axe';
+import { DEMO_PASSWORD, signIn, USERS } from './support';
+
+/**
+ * The monitor dashboard's frame (spec section 2; docs/monitor.md, "The console page") on the whole
+ * stack, as the demo's company head: the default six, the filters in the URL, the layout changed by
+ * mouse, keyboard and settings and saved, and axe over the page and its two modals. The widgets'
+ * data is not built yet: each card says so.
+ */
+
+const MONITOR = '/dashboard/report/monitor';
+const APP_KEY = { 'X-App-Key': 'opsdeck-console' };
+const SAVE = /\/api\/user\/updateVisibleWidgets\/\d+$/;
+
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
+
+/** The company head's own layout through the API: `key@column` in order. */
+async function setLayout(request: APIRequestContext, layout: readonly string[]) {
+  const login = await request.post('/api/login', {
+    headers: APP_KEY,
+    data: { username: USERS.companyHead.email, password: DEMO_PASSWORD },
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { ...APP_KEY, 'X-Auth-Token': token };
+  const profile = (await (await request.get('/api/user/profile/current-user', { headers })).json()) as { id: number };
+  const currentVisibleWidgets = layout.map((entry, index) => {
+    const [widgetKey, column] = entry.split('@');
+    return { widgetKey, widgetOrder: index + 1, widgetColumnNumber: Number(column) };
+  });
+  const response = await request.post(`/api/user/updateVisibleWidgets/${profile.id}`, {
+    headers,
+    data: { toAdd: [], currentVisibleWidgets },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+const column = (page: Page, number: 1 | 2) => page.getByRole('list', { name: `Column ${number}` });
+const titles = (list: Locator) => list.getByRole('heading', { level: 3 }).allTextContents();
+const saved = (page: Page) =>
+  page.waitForResponse((response) => SAVE.test(response.url()) && response.request().method() === 'POST');
+
+async function openMonitor(page: Page, query = '') {
+  await page.goto(`${MONITOR}${query}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Monitor Dashboard' })).toBeVisible();
+  await expect(column(page, 1)).toBeVisible();
+}
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, USERS.companyHead.email);
+});
+
+test('a user who never chose sees the default six, each saying its data is not there yet', async ({ page }) => {
+  await openMonitor(page);
+  // The spec's redirect: no dates in the URL means today's.
+  await expect(page).toHaveURL(/dateFrom=\d{4}-\d{2}-\d{2}&dateTo=\d{4}-\d{2}-\d{2}/);
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Active Users', 'Hourly Activity', 'Top Statuses']);
+  expect(await titles(column(page, 2))).toEqual(['Top Applications', 'Employee Login Hours', 'Alerts']);
+  await expect(
+    page.getByRole('region', { name: 'Top Statuses' }).getByText('The data of Top Statuses is not available yet.'),
+  ).toBeVisible();
+});
+
+test('filters are kept in the URL across a reload', async ({ page }) => {
+  await openMonitor(page);
+  await page.getByRole('button', { name: 'Filters' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Filter the dashboard' });
+  await dialog.getByRole('combobox', { name: 'Person' }).click();
+  await page.getByRole('option', { name: USERS.employee.name }).click();
+  await dialog.getByRole('combobox', { name: 'Department' }).click();
+  await page.getByRole('option', { name: 'All departments' }).click();
+  // A day typed as shown (MM/DD/YYYY).
+  await dialog.getByRole('textbox', { name: 'From' }).fill('01/05/2026');
+  await dialog.getByRole('textbox', { name: 'From' }).press('Tab');
+  await dialog.getByRole('textbox', { name: 'To' }).fill('01/20/2026');
+  await dialog.getByRole('textbox', { name: 'To' }).press('Tab');
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/\?user=\d+&dateFrom=2026-01-05&dateTo=2026-01-20$/);
+
+  await page.reload();
+  const active = page.getByRole('list', { name: 'Active filters' });
+  await expect(active.getByText(`Person: ${USERS.employee.name}`)).toBeVisible();
+  await expect(active.getByText('Department: All departments')).toBeVisible();
+  await expect(active.getByText('Role: All roles')).toBeVisible();
+  await expect(active.getByText('Dates: 01/05/2026 – 01/20/2026')).toBeVisible();
+});
+
+test('a drag by mouse is saved and still there after a reload', async ({ page, request }) => {
+  await setLayout(request, ['active_users@1', 'hourly_activity@1', 'top_applications@2', 'alerts@2']);
+  await openMonitor(page);
+  await expect.poll(() => titles(column(page, 2))).toEqual(['Top Applications', 'Alerts']);
+
+  const handle = page.getByRole('button', { name: 'Move Alerts' });
+  const target = page.getByRole('region', { name: 'Active Users' });
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  const save = saved(page);
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 - 20, from.y + from.height / 2, { steps: 5 });
+  await page.mouse.move(to.x + to.width / 2, to.y + 10, { steps: 20 });
+  await page.mouse.move(to.x + to.width / 2, to.y + 5, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Alerts', 'Active Users', 'Hourly Activity']);
+  expect((await save).status()).toBe(200);
+
+  await page.reload();
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Alerts', 'Active Users', 'Hourly Activity']);
+  expect(await titles(column(page, 2))).toEqual(['Top Applications']);
+});
+
+test('a move by keyboard is saved and still there after a reload', async ({ page, request }) => {
+  await setLayout(request, ['active_users@1', 'top_applications@2', 'hourly_activity@1', 'top_statuses@1']);
+  await openMonitor(page);
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Active Users', 'Hourly Activity', 'Top Statuses']);
+
+  const save = saved(page);
+  const handle = page.getByRole('button', { name: 'Move Top Statuses' });
+  await handle.focus();
+  // At a person's pace: each key waits for the move before it to be announced.
+  const announced = (text: string) => expect(page.getByText(text, { exact: true })).toBeAttached();
+  await page.keyboard.press('Space');
+  await announced('Top Statuses would go to column 1, place 3.');
+  await page.keyboard.press('ArrowUp');
+  await announced('Top Statuses would go to column 1, place 2.');
+  await page.keyboard.press('ArrowUp');
+  await announced('Top Statuses would go to column 1, place 1.');
+  await page.keyboard.press('Space');
+  await announced('Top Statuses dropped in column 1, place 1.');
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Top Statuses', 'Active Users', 'Hourly Activity']);
+  expect((await save).status()).toBe(200);
+
+  await page.reload();
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Top Statuses', 'Active Users', 'Hourly Activity']);
+});
+
+test('Dashboard Settings turns a widget on and off, and the close button hides one', async ({ page, request }) => {
+  await setLayout(request, ['active_users@1', 'alerts@2']);
+  await openMonitor(page);
+  await page.getByRole('button', { name: 'Dashboard Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Dashboard Settings' });
+  await expect(dialog.getByRole('switch')).toHaveCount(16);
+
+  const topTasks = dialog.getByRole('switch', { name: 'Top Tasks' });
+  await expect(topTasks).not.toBeChecked();
+  let save = saved(page);
+  await topTasks.click({ force: true });
+  await expect(topTasks).toBeChecked();
+  expect((await save).status()).toBe(200);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Active Users', 'Top Tasks']);
+  await page.reload();
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Active Users', 'Top Tasks']);
+
+  await page.getByRole('button', { name: 'Dashboard Settings' }).click();
+  save = saved(page);
+  await dialog.getByRole('switch', { name: 'Top Tasks' }).click({ force: true });
+  expect((await save).status()).toBe(200);
+  await page.keyboard.press('Escape');
+  save = saved(page);
+  await page.getByRole('button', { name: 'Hide Alerts' }).click();
+  expect((await save).status()).toBe(200);
+  await page.reload();
+  await expect.poll(() => titles(column(page, 1))).toEqual(['Active Users']);
+  expect(await titles(column(page, 2))).toEqual([]);
+});
+
+test('the page and its two modals are accessible', async ({ page, request }) => {
+  await setLayout(request, ['active_users@1', 'hourly_activity@1', 'top_applications@2', 'alerts@2']);
+  await openMonitor(page);
+  await expect(page.getByRole('region', { name: 'Alerts' })).toBeVisible();
+  await expectAccessible(page, 'Monitor Dashboard');
+  for (const [button, name] of [
+    ['Filters', 'Filter the dashboard'],
+    ['Dashboard Settings', 'Dashboard Settings'],
+  ] as const) {
+    await page.getByRole('button', { name: button }).click();
+    const dialog = page.getByRole('dialog', { name });
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page, `Monitor Dashboard: ${name}`, '.mantine-Modal-content');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  }
+});
