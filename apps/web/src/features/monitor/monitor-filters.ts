@@ -3,11 +3,11 @@ import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
- * The monitor's filters as the URL holds them (spec section 2): `user`, `department`, `role` (an
- * id; absent = every one, the selects' "All …" option) and `dateFrom`, `dateTo`: days of the
- * browser's zone as 'YYYY-MM-DD', both included. Days rather than the spec's epoch milliseconds: a
- * link reads the same and means the same days wherever it is opened, and the widget calls get
- * their epoch range from them.
+ * The monitor's filters (spec section 2): `user`, `department`, `role` (an id; absent = every one,
+ * the selects' "All …" option) and the days from `dateFrom` to `dateTo`, both included, in the
+ * browser's zone. The URL holds the dates as the spec says, epoch milliseconds (the first
+ * millisecond of the first day and the last of the last); the page works with the days
+ * ('YYYY-MM-DD') they fall in, and the widget calls get their range back from those days.
  */
 export interface MonitorFilters {
   user: number | null;
@@ -26,6 +26,15 @@ export function isDay(value: string | null): value is string {
   return value !== null && DAY.test(value) && dayjs(value).format('YYYY-MM-DD') === value;
 }
 
+/** A date of the URL: whole epoch milliseconds within what a Date holds. */
+function parseMs(value: string | null): number | null {
+  if (value === null || !/^\d{1,16}$/.test(value)) return null;
+  const ms = Number(value);
+  return ms <= 8_640_000_000_000_000 ? ms : null;
+}
+
+const dayOf = (ms: number) => dayjs(ms).format('YYYY-MM-DD');
+
 function parseId(value: string | null): number | null {
   if (value === null || !/^\d{1,10}$/.test(value)) return null;
   const id = Number(value);
@@ -34,9 +43,11 @@ function parseId(value: string | null): number | null {
 
 /** The filters of a query string, or null when its dates are missing or not a range (the page then goes to today). */
 export function parseMonitorFilters(query: URLSearchParams): MonitorFilters | null {
-  const dateFrom = query.get('dateFrom');
-  const dateTo = query.get('dateTo');
-  if (!isDay(dateFrom) || !isDay(dateTo) || dateFrom > dateTo) return null;
+  const from = parseMs(query.get('dateFrom'));
+  const to = parseMs(query.get('dateTo'));
+  if (from === null || to === null || from > to) return null;
+  const dateFrom = dayOf(from);
+  const dateTo = dayOf(to);
   return {
     user: parseId(query.get('user')),
     department: parseId(query.get('department')),
@@ -54,8 +65,9 @@ export function serializeMonitorFilters(filters: MonitorFilters, query = new URL
     const value = filters[key];
     if (value !== null) next.set(key, String(value));
   }
-  next.set('dateFrom', filters.dateFrom);
-  next.set('dateTo', filters.dateTo);
+  const window = filterWindow(filters);
+  next.set('dateFrom', String(window.from));
+  next.set('dateTo', String(window.to));
   return next;
 }
 

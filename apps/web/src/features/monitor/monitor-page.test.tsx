@@ -11,8 +11,9 @@ import { renderWithProviders } from '../../test/render';
 const ME = 7;
 const LAYOUT_PATH = `/api/user/getVisibleWidgets/${ME}`;
 const SAVE_PATH = `/api/user/updateVisibleWidgets/${ME}`;
-const TODAY = dayjs().format('YYYY-MM-DD');
-const MONITOR = `/dashboard/report/monitor?dateFrom=${TODAY}&dateTo=${TODAY}`;
+/** Today as the URL holds it: its first and last millisecond. */
+const TODAY = `dateFrom=${dayjs().startOf('day').valueOf()}&dateTo=${dayjs().endOf('day').valueOf()}`;
+const MONITOR = `/dashboard/report/monitor?${TODAY}`;
 
 /** The server's sixteen for a layout given as `key@column` in order. */
 function sixteen(visible: readonly string[]): VisibleWidget[] {
@@ -68,7 +69,7 @@ describe('monitor page', () => {
   it("goes to today's range when the dates are missing, keeping the other filters", async () => {
     await renderMonitor({}, { path: '/dashboard/report/monitor?user=12' });
     await waitFor(() =>
-      expect(screen.getByTestId('location').textContent).toBe(`?user=12&dateFrom=${TODAY}&dateTo=${TODAY}`),
+      expect(screen.getByTestId('location').textContent).toBe(`?user=12&${TODAY}`),
     );
     const active = screen.getByRole('list', { name: 'Active filters' });
     expect(within(active).getByText(`Dates: ${dayjs().format('MM/DD/YYYY')}`)).toBeTruthy();
@@ -162,7 +163,7 @@ describe('monitor page', () => {
           body: [{ id: 12, completeName: 'Grace Hopper' }],
         }),
       },
-      { path: `/dashboard/report/monitor?role=4&dateFrom=${TODAY}&dateTo=${TODAY}` },
+      { path: `/dashboard/report/monitor?role=4&${TODAY}` },
     );
     await user.click(await screen.findByRole('button', { name: 'Filters' }));
     const dialog = await screen.findByRole('dialog', { name: 'Filter the dashboard' });
@@ -170,7 +171,7 @@ describe('monitor page', () => {
     await user.click(await screen.findByRole('option', { name: 'Grace Hopper' }));
     await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
     await waitFor(() =>
-      expect(screen.getByTestId('location').textContent).toBe(`?user=12&role=4&dateFrom=${TODAY}&dateTo=${TODAY}`),
+      expect(screen.getByTestId('location').textContent).toBe(`?user=12&role=4&${TODAY}`),
     );
     expect(await screen.findByText('Person: Grace Hopper')).toBeTruthy();
     // Without the permission to list roles, the role select is off, and the header names the id.
