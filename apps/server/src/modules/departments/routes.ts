@@ -13,8 +13,17 @@ import type { DepartmentsService } from './service';
 
 const tags = ['departments'];
 
-/** Who may read departments: the department screen, and the user forms that pick one. */
-export const DEPARTMENT_READERS = ['VIEW_DEPARTMENT', 'ACCESS_DEPARTMENT_TAB', 'CREATE_USER', 'EDIT_USER'] as const;
+/**
+ * Who may read departments: the department screen, the user forms that pick one, and the monitor
+ * dashboard's department filter (docs/monitor.md).
+ */
+export const DEPARTMENT_READERS = [
+  'VIEW_DEPARTMENT',
+  'ACCESS_DEPARTMENT_TAB',
+  'CREATE_USER',
+  'EDIT_USER',
+  'ACCESS_MONITOR_REPORT_TAB',
+] as const;
 /** Who may ask which departments they manage: the status and task screens and forms. */
 export const ACCESSIBLE_READERS = [
   'VIEW_STATUS',

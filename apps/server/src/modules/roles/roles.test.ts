@@ -366,7 +366,7 @@ describe('authority and tenant table', () => {
       {
         method: 'GET',
         path: '/api/usergroup/findAllActive',
-        authorities: ['VIEW_ROLE', 'ACCESS_ROLE_TAB', 'CREATE_USER', 'EDIT_USER'],
+        authorities: ['VIEW_ROLE', 'ACCESS_ROLE_TAB', 'CREATE_USER', 'EDIT_USER', 'ACCESS_MONITOR_REPORT_TAB'],
       },
       {
         method: 'GET',

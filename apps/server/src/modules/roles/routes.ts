@@ -25,7 +25,10 @@ export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async 
   app.get(
     '/usergroup/findAllActive',
     {
-      config: { access: access.anyOf('VIEW_ROLE', 'ACCESS_ROLE_TAB', 'CREATE_USER', 'EDIT_USER') },
+      // The monitor dashboard's role filter lists them too (docs/monitor.md).
+      config: {
+        access: access.anyOf('VIEW_ROLE', 'ACCESS_ROLE_TAB', 'CREATE_USER', 'EDIT_USER', 'ACCESS_MONITOR_REPORT_TAB'),
+      },
       schema: {
         tags,
         summary: 'Roles of the tenant, with their authorities',

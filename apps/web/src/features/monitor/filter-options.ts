@@ -18,8 +18,8 @@ export interface FilterOption {
  */
 const READERS: Record<FilterDimension, readonly Authority[]> = {
   user: ['VIEW_USER', 'ACCESS_USER_TAB', 'ACCESS_MONITOR_REPORT_TAB', 'VIEW_SCHEDULE'],
-  department: ['VIEW_DEPARTMENT', 'ACCESS_DEPARTMENT_TAB', 'CREATE_USER', 'EDIT_USER'],
-  role: ['VIEW_ROLE', 'ACCESS_ROLE_TAB', 'CREATE_USER', 'EDIT_USER'],
+  department: ['VIEW_DEPARTMENT', 'ACCESS_DEPARTMENT_TAB', 'CREATE_USER', 'EDIT_USER', 'ACCESS_MONITOR_REPORT_TAB'],
+  role: ['VIEW_ROLE', 'ACCESS_ROLE_TAB', 'CREATE_USER', 'EDIT_USER', 'ACCESS_MONITOR_REPORT_TAB'],
 };
 
 const byLabel = (a: FilterOption, b: FilterOption) => a.label.localeCompare(b.label);
