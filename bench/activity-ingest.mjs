@@ -18,12 +18,23 @@
 // PGlite: a fresh directory, removed afterwards. Prints spans per second (every span of every
 // receipted frame, resends included, and the new spans alone), the receipts' latency, the server's
 // CPU and the machine's load. Exit code 1 if any span was refused or the rollups differ.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { killOnExit, loadAverage, percentile, processState, removeOnExit, root, startServer, waitFor } from './lib.mjs';
-import { liveUrl, options, seedLive, serverEnv, serverNodeArgs, split, waitForLive } from './live-lib.mjs';
+import { loadAverage, percentile, processState, removeOnExit, root, startServer, waitFor } from './lib.mjs';
+import {
+  backendsCpu,
+  liveUrl,
+  machineCpu,
+  options,
+  seedLive,
+  serverEnv,
+  serverNodeArgs,
+  split,
+  startWorker,
+  waitForLive,
+} from './live-lib.mjs';
 
 const args = options({
   backends: 'postgres,pglite',
@@ -40,81 +51,16 @@ const args = options({
 /** @type {string[]} */
 const failures = [];
 
-/** Busy and total jiffies of the whole machine (/proc/stat's first line). */
-function machineCpu() {
-  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  return { busy: total - idle, total };
-}
-
 /**
- * CPU seconds of the PostgreSQL backends serving `database` (their command line names it), by pid:
- * where the database's share of the machine goes.
- * @param {string} database
+ * A client process (bench/activity-worker.mjs) whose `progress` messages count what it has had receipted so far.
  */
-function backendsCpu(database) {
-  /** @type {Map<number, number>} */
-  const cpu = new Map();
-  if (!database) return cpu;
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (command.startsWith('postgres:') && command.includes(` ${database} `)) cpu.set(pid, processState(pid).cpu);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return cpu;
-}
-
-/** A client process (bench/ingest-worker.mjs): `next(type)` resolves with its next message of that type. */
-async function startWorker() {
-  const { fork } = await import('node:child_process');
-  const child = killOnExit(
-    fork(path.join(root, 'bench/activity-worker.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
-  );
-  /** @type {Map<string, ((message: any) => void)[]>} */
-  const waiting = new Map();
-  /** @type {((error: Error) => void)[]} */
-  const failing = [];
-  let receipts = 0;
-  child.on('message', (/** @type {any} */ message) => {
-    if (message.type === 'failed') {
-      for (const reject of failing.splice(0)) reject(new Error(`worker: ${message.message}`));
-      return;
-    }
-    if (message.type === 'progress') receipts = message.spans;
-    waiting.get(message.type)?.shift()?.(message);
+function startCountingWorker() {
+  const worker = startWorker('bench/activity-worker.mjs');
+  let count = 0;
+  worker.on('progress', (/** @type {any} */ message) => {
+    count = message.spans;
   });
-  child.on('exit', (code) => {
-    for (const reject of failing.splice(0)) reject(new Error(`worker exited (${code})`));
-  });
-  return {
-    child,
-    receipts: () => receipts,
-    /** @param {any} task */
-    tell: (task) => child.send(task),
-    /** @param {string} type @returns {Promise<any>} */
-    next: (type) =>
-      new Promise((resolve, reject) => {
-        if (!waiting.has(type)) waiting.set(type, []);
-        waiting.get(type)?.push(resolve);
-        failing.push(reject);
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || !child.connected) return resolve(undefined);
-        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve(undefined);
-        });
-        child.send({ type: 'stop' });
-      }),
-  };
+  return { ...worker, receipts: () => count };
 }
 
 /**
@@ -154,12 +100,12 @@ async function measure(label, env) {
     nodeArgs: serverNodeArgs(),
   });
   const pid = /** @type {number} */ (server.child.pid);
-  /** @type {Awaited<ReturnType<typeof startWorker>>[]} */
+  /** @type {ReturnType<typeof startCountingWorker>[]} */
   const workers = [];
   try {
     await waitFor(`http://127.0.0.1:${args.port}/api/health`);
     await waitForLive(liveUrl(args.port));
-    for (let i = 0; i < args.workers; i += 1) workers.push(await startWorker());
+    for (let i = 0; i < args.workers; i += 1) workers.push(startCountingWorker());
     const slices = split(fleet, workers.length);
     const connected = await Promise.all(
       workers.map((worker, i) => {

@@ -2,7 +2,7 @@
 // What the live-channel benchmarks (live-sessions, live-latency, live-fanout) share: the seed, the
 // server with its agent secret, the client processes (live-worker.mjs) and their messages.
 import { fork, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { killOnExit, processState, root } from './lib.mjs';
@@ -99,14 +99,12 @@ export const consoleHeaders = (/** @type {string} */ token) => ({
 });
 
 /**
- * A client process (bench/live-worker.mjs), killed if the benchmark exits first. `next(type)`
- * resolves with its next message of that type (a `failed` message rejects); `on(type, handler)`
- * sees every one.
+ * A client process (`file`, by default bench/live-worker.mjs; the ingest benchmarks' workers
+ * speak the same messages), killed if the benchmark exits first. `next(type)` resolves with its
+ * next message of that type (a `failed` message rejects); `on(type, handler)` sees every one.
  */
-export function startWorker() {
-  const child = killOnExit(
-    fork(path.join(root, 'bench/live-worker.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
-  );
+export function startWorker(file = 'bench/live-worker.mjs') {
+  const child = killOnExit(fork(path.join(root, file), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   /** @type {Map<string, ((message: any) => void)[]>} */
   const waiting = new Map();
   /** @type {Map<string, (message: any) => void>} */
@@ -157,6 +155,36 @@ export function startWorker() {
 }
 
 /** @typedef {ReturnType<typeof startWorker>} Worker */
+
+/** Busy and total jiffies of the whole machine (/proc/stat's first line). */
+export function machineCpu() {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+/**
+ * CPU seconds of the PostgreSQL backends serving `database` (their command line names it), by pid:
+ * where the database's share of the machine goes.
+ * @param {string} database
+ */
+export function backendsCpu(database) {
+  /** @type {Map<number, number>} */
+  const cpu = new Map();
+  if (!database) return cpu;
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (command.startsWith('postgres:') && command.includes(` ${database} `)) cpu.set(pid, processState(pid).cpu);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu;
+}
 
 /**
  * Splits `items` into `parts` nearly equal slices, in order.
