@@ -172,7 +172,9 @@ export function createReportsService(deps: {
       );
       if (found.rows) return { rows: found.rows, page: { total: found.total, page: query.page, size } };
       const rows =
-        offset < searchTotalCap ? await zoneChecked(q.listLogs(db, filter, { direction, limit: size, offset })) : [];
+        offset < searchTotalCap
+          ? await zoneChecked(q.listDenseMatches(db, filter, { direction, limit: size, offset }))
+          : [];
       return { rows, page: { total: searchTotalCap, totalCapped: true as const, page: query.page, size } };
     }
     const total = filter ? await totalOf(filter) : 0;
