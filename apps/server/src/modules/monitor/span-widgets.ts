@@ -1,7 +1,396 @@
-import type { WidgetHandlers } from './widget-input';
+import type { WidgetAnswer } from '@opsdeck/contract/monitor';
+import { zonedDays } from '../reports/ranges';
+import {
+  appTimelinePeople,
+  HOUR_MS,
+  latestAppSpans,
+  MINUTE_MS,
+  namesOf,
+  newestSessionEnds,
+  newestStarts,
+  type RawSchedule,
+  type RawSpan,
+  readSchedules,
+  readSpans,
+  statusesOf,
+  taskNamesOf,
+} from './span-queries';
+import type { WidgetHandlers, WidgetInput } from './widget-input';
 
 /**
  * The widgets read from the spans themselves and the schedules (docs/monitor.md, "The widgets"):
  * login hours, attendance, utilization, breaks, the action and application timelines, alerts.
+ * Every span is clipped to the range [from, to + 1); an open span counts up to `now`; spans
+ * without a person never count; people are ordered by name, then id.
  */
-export const spanWidgets: WidgetHandlers = {};
+
+/** A session starting this long before a schedule's start still counts for it (attendance). */
+export const ATTENDANCE_EARLY_MS = 4 * HOUR_MS;
+/** Arriving more than this after the schedule's start is late. */
+export const LATE_GRACE_MS = 5 * MINUTE_MS;
+/** Idle spans the action timeline shows: this long or longer. */
+export const TIMELINE_IDLE_MS = 10 * MINUTE_MS;
+/** An `idle_long` alert: this much idle time inside a schedule. */
+export const ALERT_IDLE_MS = 30 * MINUTE_MS;
+export const TIMELINE_LIMIT = 50;
+export const ALERTS_LIMIT = 50;
+export const APP_TIMELINE_PEOPLE = 20;
+export const APP_TIMELINE_SPANS = 500;
+
+type Interval = [number, number];
+
+/** Sorted, disjoint, non-empty intervals covering the same time. */
+function union(intervals: readonly Interval[]): Interval[] {
+  const sorted = intervals.filter(([a, b]) => a < b).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const out: Interval[] = [];
+  for (const [a, b] of sorted) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** The intersection of two unions. */
+function intersect(left: readonly Interval[], right: readonly Interval[]): Interval[] {
+  const out: Interval[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    const a = Math.max(left[i]![0], right[j]![0]);
+    const b = Math.min(left[i]![1], right[j]![1]);
+    if (a < b) out.push([a, b]);
+    if (left[i]![1] < right[j]![1]) i++;
+    else j++;
+  }
+  return out;
+}
+
+const length = (intervals: readonly Interval[]) => intervals.reduce((sum, [a, b]) => sum + (b - a), 0);
+
+/** A span's end: its own, or `now` while open (never before its start). */
+const endOf = (span: RawSpan, now: number) => Math.max(span.start, span.end ?? now);
+
+/** A span clipped to [from, to), or null when nothing of it is inside. */
+function clip(span: RawSpan, from: number, to: number, now: number): Interval | null {
+  const a = Math.max(span.start, from);
+  const b = Math.min(endOf(span, now), to);
+  return a < b ? [a, b] : null;
+}
+
+const byPerson = <T extends { userId: number }>(items: readonly T[]) => {
+  const map = new Map<number, T[]>();
+  for (const item of items) {
+    const list = map.get(item.userId);
+    if (list) list.push(item);
+    else map.set(item.userId, [item]);
+  }
+  return map;
+};
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: { name: string; userId: number }, b: { name: string; userId: number }) =>
+  compareText(a.name, b.name) || a.userId - b.userId;
+/** Newest first, then name, id and kind. */
+const newestFirst = (
+  a: { at: number; name: string; userId: number; kind: string },
+  b: { at: number; name: string; userId: number; kind: string },
+) => b.at - a.at || byName(a, b) || compareText(a.kind, b.kind);
+
+const minutes = (ms: number) => Math.round(ms / MINUTE_MS);
+
+/** The range's end, excluded. */
+const rangeEnd = (input: WidgetInput) => input.to + 1;
+
+/** One schedule's attendance: absent, or present with the first session's start and the time late (0 on time). */
+export type ScheduleAttendance = RawSchedule & { arrival: number | null; lateMs: number };
+
+/**
+ * The schedules that start in the range and have ended by now, each with its attendance: the
+ * sessions that count are those starting before the schedule ends and either starting at most
+ * 4 hours before its start or still going on at its start; the first of them is the arrival.
+ * None: absent. Arrival more than 5 minutes after the start: late by arrival − start.
+ */
+async function attendance(input: WidgetInput): Promise<ScheduleAttendance[]> {
+  const ended = (await readSchedules(input, input.from, rangeEnd(input))).filter(
+    (schedule) => schedule.start >= input.from && schedule.start <= input.to && schedule.end <= input.now,
+  );
+  if (ended.length === 0) return [];
+  const from = Math.min(...ended.map((schedule) => schedule.start)) - ATTENDANCE_EARLY_MS;
+  const to = Math.max(...ended.map((schedule) => schedule.end));
+  const sessions = byPerson(
+    await readSpans({ ...input, people: [...new Set(ended.map((s) => s.userId))] }, ['session'], from, to),
+  );
+  return ended.map((schedule) => {
+    let arrival: number | null = null;
+    for (const session of sessions.get(schedule.userId) ?? []) {
+      if (session.start >= schedule.end) continue;
+      const counts =
+        session.start >= schedule.start - ATTENDANCE_EARLY_MS || endOf(session, input.now) > schedule.start;
+      if (counts && (arrival === null || session.start < arrival)) arrival = session.start;
+    }
+    const lateMs = arrival !== null && arrival - schedule.start > LATE_GRACE_MS ? arrival - schedule.start : 0;
+    return { ...schedule, arrival, lateMs };
+  });
+}
+
+/** Status spans starting in the range whose status has a threshold: their length (up to now) and threshold. */
+async function breaks(input: WidgetInput) {
+  const spans = (await readSpans(input, ['status'], input.from, rangeEnd(input))).filter(
+    (span) => span.start >= input.from && span.statusId !== null,
+  );
+  const known = await statusesOf(
+    input,
+    spans.map((span) => span.statusId!),
+  );
+  return spans.flatMap((span) => {
+    const status = known.get(span.statusId!);
+    if (!status || status.threshold <= 0) return [];
+    const durationMs = endOf(span, input.now) - span.start;
+    const thresholdMs = status.threshold * MINUTE_MS;
+    return [{ span, status, durationMs, thresholdMs, overMs: Math.max(0, durationMs - thresholdMs) }];
+  });
+}
+
+export const spanWidgets: WidgetHandlers = {
+  async employee_login_hours(input) {
+    const sessions = await readSpans(input, ['session'], input.from, rangeEnd(input));
+    const names = await namesOf(
+      input,
+      sessions.map((span) => span.userId),
+    );
+    const days = zonedDays(input.from, input.to, input.tz);
+    const rows: WidgetAnswer<'employee_login_hours'> = [];
+    for (const [userId, spans] of byPerson(sessions)) {
+      for (const day of days) {
+        const from = Math.max(day.start, input.from);
+        const to = Math.min(day.end, rangeEnd(input));
+        const pieces = spans.flatMap((span) => {
+          const piece = clip(span, from, to, input.now);
+          // Still signed in: an open session that this day (and range) does not cut.
+          return piece ? [{ piece, open: span.end === null && endOf(span, input.now) <= to }] : [];
+        });
+        if (pieces.length === 0) continue;
+        const lastEnd = Math.max(...pieces.map(({ piece }) => piece[1]));
+        const signedIn = pieces.some(({ piece, open }) => open && piece[1] === lastEnd);
+        rows.push({
+          userId,
+          name: names.get(userId) ?? '',
+          date: day.date,
+          firstLogin: Math.min(...pieces.map(({ piece }) => piece[0])),
+          lastLogout: signedIn ? null : lastEnd,
+          loggedMs: length(union(pieces.map(({ piece }) => piece))),
+        });
+      }
+    }
+    return rows.sort((a, b) => byName(a, b) || compareText(a.date, b.date));
+  },
+
+  async attendance_and_tardiness(input) {
+    const schedules = await attendance(input);
+    const names = await namesOf(
+      input,
+      schedules.map((schedule) => schedule.userId),
+    );
+    const rows = [...byPerson(schedules)].map(([userId, list]) => ({
+      userId,
+      name: names.get(userId) ?? '',
+      scheduledDays: list.length,
+      presentDays: list.filter((schedule) => schedule.arrival !== null).length,
+      lateDays: list.filter((schedule) => schedule.lateMs > 0).length,
+      absentDays: list.filter((schedule) => schedule.arrival === null).length,
+      lateMs: list.reduce((sum, schedule) => sum + schedule.lateMs, 0),
+    }));
+    return rows.sort(byName);
+  },
+
+  async employee_utilization(input) {
+    const end = rangeEnd(input);
+    const [schedules, spans] = await Promise.all([
+      readSchedules(input, input.from, end),
+      readSpans(input, ['session', 'idle'], input.from, end),
+    ]);
+    const schedulesOf = byPerson(schedules);
+    const spansOf = byPerson(spans);
+    const people = new Set([...schedulesOf.keys(), ...spansOf.keys()]);
+    const names = await namesOf(input, people);
+    // Scheduled time counts up to now: a schedule's future cannot have been used yet.
+    const scheduledTo = Math.min(end, input.now);
+    const rows = [...people].map((userId) => {
+      const scheduled = union(
+        (schedulesOf.get(userId) ?? []).map(
+          (schedule): Interval => [Math.max(schedule.start, input.from), Math.min(schedule.end, scheduledTo)],
+        ),
+      );
+      const own = spansOf.get(userId) ?? [];
+      const pieces = (kind: 'session' | 'idle') =>
+        union(
+          own
+            .filter((span) => span.kind === kind)
+            .flatMap((span) => {
+              const piece = clip(span, input.from, end, input.now);
+              return piece ? [piece] : [];
+            }),
+        );
+      const signedIn = intersect(pieces('session'), scheduled);
+      const idleMs = length(intersect(pieces('idle'), signedIn));
+      const activeMs = length(signedIn) - idleMs;
+      const scheduledMs = length(scheduled);
+      return {
+        userId,
+        name: names.get(userId) ?? '',
+        activeMs,
+        idleMs,
+        scheduledMs,
+        utilization: scheduledMs > 0 ? activeMs / scheduledMs : null,
+      };
+    });
+    return rows.sort(byName);
+  },
+
+  async break_adherence(input) {
+    const list = await breaks(input);
+    const names = await namesOf(
+      input,
+      list.map((item) => item.span.userId),
+    );
+    const rows = [...byPerson(list.map((item) => ({ ...item, userId: item.span.userId })))].map(([userId, items]) => ({
+      userId,
+      name: names.get(userId) ?? '',
+      breaks: items.length,
+      overThreshold: items.filter((item) => item.overMs > 0).length,
+      overMs: items.reduce((sum, item) => sum + item.overMs, 0),
+    }));
+    return rows.sort(byName);
+  },
+
+  async action_timeline(input) {
+    const [signIns, signOuts, statusSpans, taskSpans, idle] = await Promise.all([
+      newestStarts(input, 'session', input.from, input.to, TIMELINE_LIMIT),
+      newestSessionEnds(input, input.from, input.to, TIMELINE_LIMIT),
+      newestStarts(input, 'status', input.from, input.to, TIMELINE_LIMIT),
+      newestStarts(input, 'task', input.from, input.to, TIMELINE_LIMIT),
+      newestStarts(input, 'idle', input.from, input.to, TIMELINE_LIMIT, TIMELINE_IDLE_MS),
+    ]);
+    const [statusNames, taskNames] = await Promise.all([
+      statusesOf(
+        input,
+        statusSpans.flatMap((span) => span.statusId ?? []),
+      ),
+      taskNamesOf(
+        input,
+        taskSpans.flatMap((span) => span.taskId ?? []),
+      ),
+    ]);
+    const events = [
+      ...signIns.map((span) => ({ at: span.start, userId: span.userId, kind: 'sign_in', label: 'Signed in' })),
+      ...signOuts.map((span) => ({ at: span.end!, userId: span.userId, kind: 'sign_out', label: 'Signed out' })),
+      ...statusSpans.map((span) => ({
+        at: span.start,
+        userId: span.userId,
+        kind: 'status',
+        label: statusNames.get(span.statusId ?? -1)?.name ?? 'Unknown status',
+      })),
+      ...taskSpans.map((span) => ({
+        at: span.start,
+        userId: span.userId,
+        kind: 'task',
+        label: taskNames.get(span.taskId ?? -1) ?? 'Unknown task',
+      })),
+      ...idle.map((span) => ({
+        at: span.start,
+        userId: span.userId,
+        kind: 'idle',
+        label: `Idle for ${minutes(endOf(span, input.now) - span.start)} min${span.end === null ? ' so far' : ''}`,
+      })),
+    ];
+    const names = await namesOf(
+      input,
+      events.map((event) => event.userId),
+    );
+    return events
+      .map((event) => ({ ...event, name: names.get(event.userId) ?? '' }))
+      .sort(newestFirst)
+      .slice(0, TIMELINE_LIMIT);
+  },
+
+  async application_timeline(input) {
+    const end = rangeEnd(input);
+    const people = await appTimelinePeople(input, input.from, end, APP_TIMELINE_PEOPLE);
+    const spans = await Promise.all(
+      people.map((person) => latestAppSpans(input, person.id, input.from, end, APP_TIMELINE_SPANS)),
+    );
+    return people.map((person, index) => ({
+      userId: person.id,
+      name: person.name,
+      spans: spans[index]!.flatMap((span) => {
+        const piece = clip(span, input.from, end, input.now);
+        return piece ? [{ application: span.application ?? '', start: piece[0], end: piece[1] }] : [];
+      }).sort((a, b) => a.start - b.start || a.end - b.end || compareText(a.application, b.application)),
+    }));
+  },
+
+  async alerts(input) {
+    const [schedules, breakList, longIdle] = await Promise.all([
+      attendance(input),
+      breaks(input),
+      newestStarts(input, 'idle', input.from, input.to, 10_000, ALERT_IDLE_MS),
+    ]);
+    type Alert = { at: number; userId: number; kind: 'late' | 'absent' | 'break_over' | 'idle_long'; message: string };
+    const alerts: Alert[] = [];
+    for (const schedule of schedules) {
+      if (schedule.arrival === null)
+        alerts.push({
+          at: schedule.start,
+          userId: schedule.userId,
+          kind: 'absent',
+          message: 'Absent: no sign-in for the schedule',
+        });
+      else if (schedule.lateMs > 0)
+        alerts.push({
+          at: schedule.arrival,
+          userId: schedule.userId,
+          kind: 'late',
+          message: `Late by ${minutes(schedule.lateMs)} min`,
+        });
+    }
+    for (const item of breakList) {
+      if (item.overMs <= 0) continue;
+      alerts.push({
+        at: item.span.start + item.thresholdMs,
+        userId: item.span.userId,
+        kind: 'break_over',
+        message: `${item.status.name} over its ${item.status.threshold} min threshold by ${minutes(item.overMs)} min`,
+      });
+    }
+    if (longIdle.length > 0) {
+      const from = Math.min(...longIdle.map((span) => span.start));
+      const to = Math.max(...longIdle.map((span) => endOf(span, input.now)));
+      const scheduleOf = byPerson(
+        await readSchedules({ ...input, people: [...new Set(longIdle.map((span) => span.userId))] }, from, to),
+      );
+      for (const span of longIdle) {
+        const inside = intersect(
+          [[span.start, endOf(span, input.now)]],
+          union((scheduleOf.get(span.userId) ?? []).map((schedule): Interval => [schedule.start, schedule.end])),
+        );
+        const insideMs = length(inside);
+        if (insideMs < ALERT_IDLE_MS) continue;
+        alerts.push({
+          at: inside[0]![0],
+          userId: span.userId,
+          kind: 'idle_long',
+          message: `Idle for ${minutes(insideMs)} min during the schedule`,
+        });
+      }
+    }
+    const names = await namesOf(
+      input,
+      alerts.map((alert) => alert.userId),
+    );
+    return alerts
+      .map((alert) => ({ ...alert, name: names.get(alert.userId) ?? '' }))
+      .sort(newestFirst)
+      .slice(0, ALERTS_LIMIT);
+  },
+};

@@ -1,0 +1,231 @@
+import type { ActivityKind } from '@opsdeck/contract/activity';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { activitySpans, schedules, statuses, tasks, users } from '../../db/schema';
+import { inScope } from '../../platform/tenancy';
+import type { WidgetInput } from './widget-input';
+
+/**
+ * The raw reads of the span widgets (span-widgets.ts; docs/monitor.md, "The widgets"): spans of
+ * the people of a scope through `(tenant_id, kind, started_at)` or `(tenant_id, user_id, kind,
+ * started_at)`, schedules through `(tenant_id, schedule_start)`. A span lasts at most 24 hours
+ * (the ingest refuses longer ones), so one that overlaps a time starts at most a day before it;
+ * open spans are read whatever their start (the partial index of open spans).
+ */
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+const SPAN_MAX_MS = 86_400_000;
+
+export type RawSpan = {
+  id: string;
+  userId: number;
+  kind: ActivityKind;
+  start: number;
+  /** null while open. */
+  end: number | null;
+  application: string | null;
+  statusId: number | null;
+  taskId: number | null;
+};
+
+export type RawSchedule = { id: number; userId: number; start: number; end: number };
+
+/** A person's full name, as every answer gives it. */
+export const fullName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
+
+const spanColumns = {
+  id: activitySpans.id,
+  userId: activitySpans.userId,
+  kind: activitySpans.kind,
+  start: activitySpans.startedAt,
+  end: activitySpans.endedAt,
+  application: activitySpans.application,
+  statusId: activitySpans.statusId,
+  taskId: activitySpans.taskId,
+};
+
+/** The spans' rows of the scope with a person, of those people when a filter is set. */
+export function spanPeople(input: WidgetInput): SQL | undefined {
+  return and(
+    inScope(activitySpans.tenantId, input.scope),
+    input.people === null ? isNotNull(activitySpans.userId) : inArray(activitySpans.userId, [...input.people]),
+  );
+}
+
+/** Spans of a kind that overlap [from, to) (to excluded), open ones up to `now`. */
+export function overlapping(from: number, to: number, now: number): SQL {
+  return and(
+    lt(activitySpans.startedAt, to),
+    or(gte(activitySpans.startedAt, from - SPAN_MAX_MS), isNull(activitySpans.endedAt)),
+    or(gt(activitySpans.endedAt, from), and(isNull(activitySpans.endedAt), sql`${now}::bigint > ${from}::bigint`)),
+  ) as SQL;
+}
+
+/** The spans of the kinds that overlap [from, to), of the input's people. */
+export async function readSpans(
+  input: WidgetInput,
+  kinds: readonly ActivityKind[],
+  from: number,
+  to: number,
+): Promise<RawSpan[]> {
+  if (input.people !== null && input.people.length === 0) return [];
+  const rows = await input.db
+    .select(spanColumns)
+    .from(activitySpans)
+    .where(and(spanPeople(input), inArray(activitySpans.kind, [...kinds]), overlapping(from, to, input.now)))
+    .orderBy(asc(activitySpans.startedAt), asc(activitySpans.id));
+  return rows as RawSpan[];
+}
+
+/** The schedules (not archived) of the input's people that overlap [from, to). */
+export async function readSchedules(input: WidgetInput, from: number, to: number): Promise<RawSchedule[]> {
+  if (input.people !== null && input.people.length === 0) return [];
+  return input.db
+    .select({ id: schedules.id, userId: schedules.userId, start: schedules.scheduleStart, end: schedules.scheduleEnd })
+    .from(schedules)
+    .where(
+      and(
+        inScope(schedules.tenantId, input.scope),
+        input.people === null ? undefined : inArray(schedules.userId, [...input.people]),
+        eq(schedules.archived, false),
+        // A schedule is one shift of a day: it starts at most a day before it ends.
+        gte(schedules.scheduleStart, from - SPAN_MAX_MS),
+        lt(schedules.scheduleStart, to),
+        gt(schedules.scheduleEnd, from),
+      ),
+    )
+    .orderBy(asc(schedules.scheduleStart), asc(schedules.id));
+}
+
+/** The full names of users, by id. */
+export async function namesOf(input: WidgetInput, ids: Iterable<number>): Promise<Map<number, string>> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return new Map();
+  const rows = await input.db.select({ id: users.id, name: fullName }).from(users).where(inArray(users.id, list));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+export type StatusInfo = { name: string; threshold: number };
+
+/** The statuses named, by id (a status removed since is missing). */
+export async function statusesOf(input: WidgetInput, ids: Iterable<number>): Promise<Map<number, StatusInfo>> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return new Map();
+  const rows = await input.db
+    .select({ id: statuses.id, name: statuses.name, threshold: statuses.threshold })
+    .from(statuses)
+    .where(and(inArray(statuses.id, list), inScope(statuses.tenantId, input.scope)));
+  return new Map(rows.map((row) => [row.id, { name: row.name, threshold: row.threshold }]));
+}
+
+/** The tasks named, by id. */
+export async function taskNamesOf(input: WidgetInput, ids: Iterable<number>): Promise<Map<number, string>> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return new Map();
+  const rows = await input.db
+    .select({ id: tasks.id, name: tasks.name })
+    .from(tasks)
+    .where(and(inArray(tasks.id, list), inScope(tasks.tenantId, input.scope)));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/**
+ * The newest spans of a kind that start in [from, to] (at most `limit`), optionally only those
+ * lasting at least `minMs` (open ones up to now): the action timeline's and alerts' reads.
+ */
+export async function newestStarts(
+  input: WidgetInput,
+  kind: ActivityKind,
+  from: number,
+  to: number,
+  limit: number,
+  minMs = 0,
+): Promise<RawSpan[]> {
+  if (input.people !== null && input.people.length === 0) return [];
+  const rows = await input.db
+    .select(spanColumns)
+    .from(activitySpans)
+    .where(
+      and(
+        spanPeople(input),
+        eq(activitySpans.kind, kind),
+        gte(activitySpans.startedAt, from),
+        lte(activitySpans.startedAt, to),
+        minMs > 0
+          ? sql`coalesce(${activitySpans.endedAt}, ${input.now}::bigint) - ${activitySpans.startedAt} >= ${minMs}::bigint`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(activitySpans.startedAt), asc(activitySpans.id))
+    .limit(limit);
+  return rows as RawSpan[];
+}
+
+/** The newest session ends in [from, to] (at most `limit`). */
+export async function newestSessionEnds(input: WidgetInput, from: number, to: number, limit: number) {
+  if (input.people !== null && input.people.length === 0) return [];
+  const rows = await input.db
+    .select(spanColumns)
+    .from(activitySpans)
+    .where(
+      and(
+        spanPeople(input),
+        eq(activitySpans.kind, 'session'),
+        gte(activitySpans.startedAt, from - SPAN_MAX_MS),
+        lte(activitySpans.startedAt, to),
+        gte(activitySpans.endedAt, from),
+        lte(activitySpans.endedAt, to),
+      ),
+    )
+    .orderBy(desc(activitySpans.endedAt), asc(activitySpans.id))
+    .limit(limit);
+  return rows as RawSpan[];
+}
+
+/**
+ * The application timeline's people: the first `limit` of the scope's people (by name, then id)
+ * with an `app` span overlapping [from, to), each found by one probe of the person's index.
+ */
+export async function appTimelinePeople(input: WidgetInput, from: number, to: number, limit: number) {
+  if (input.people !== null && input.people.length === 0) return [];
+  return input.db
+    .select({ id: users.id, name: fullName })
+    .from(users)
+    .where(
+      and(
+        inScope(users.tenantId, input.scope),
+        input.people === null ? undefined : inArray(users.id, [...input.people]),
+        sql`exists (${input.db
+          .select({ one: sql`1` })
+          .from(activitySpans)
+          .where(
+            and(
+              inScope(activitySpans.tenantId, input.scope),
+              eq(activitySpans.userId, users.id),
+              eq(activitySpans.kind, 'app'),
+              overlapping(from, to, input.now),
+            ),
+          )})`,
+      ),
+    )
+    .orderBy(sql`${fullName} collate "C"`, asc(users.id))
+    .limit(limit);
+}
+
+/** A person's latest `limit` app spans overlapping [from, to), newest first. */
+export async function latestAppSpans(input: WidgetInput, userId: number, from: number, to: number, limit: number) {
+  const rows = await input.db
+    .select(spanColumns)
+    .from(activitySpans)
+    .where(
+      and(
+        inScope(activitySpans.tenantId, input.scope),
+        eq(activitySpans.userId, userId),
+        eq(activitySpans.kind, 'app'),
+        overlapping(from, to, input.now),
+      ),
+    )
+    .orderBy(desc(activitySpans.startedAt), asc(activitySpans.id))
+    .limit(limit);
+  return rows as RawSpan[];
+}
