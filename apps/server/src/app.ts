@@ -26,6 +26,7 @@ import { startLogMaintenance } from './modules/execution-logs/maintenance';
 import { createExecutionLogsService } from './modules/execution-logs/service';
 import { licenseRoutes } from './modules/licenses/routes';
 import { createLicensesService } from './modules/licenses/service';
+import { monitorRoutes } from './modules/monitor/routes';
 import { reportRoutes } from './modules/reports/routes';
 import { createReportsService } from './modules/reports/service';
 import { roleRoutes } from './modules/roles/routes';
@@ -194,6 +195,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       await api.register(eventsRoutes, { live, workflows });
       await api.register(reportRoutes, { reports });
       await api.register(widgetRoutes, { widgets });
+      await api.register(monitorRoutes, { db, connectedAccounts: () => connectedAccounts() });
     },
     { prefix: '/api' },
   );
