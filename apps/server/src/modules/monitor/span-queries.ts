@@ -229,3 +229,51 @@ export async function latestAppSpans(input: WidgetInput, userId: number, from: n
     .limit(limit);
   return rows as RawSpan[];
 }
+
+/**
+ * Per person, the idle time inside their schedules (not archived, overlapping [from, to)), cut
+ * to [from, scheduledTo) and open idle spans up to now: summed by the database, so a month of a
+ * company's idle spans is not sent over. An agent reports idle only while its person is signed
+ * in, so this is the idle time inside the sessions too.
+ */
+export async function idleInSchedules(
+  input: WidgetInput,
+  from: number,
+  to: number,
+  scheduledTo: number,
+): Promise<Map<number, number>> {
+  if (input.people !== null && input.people.length === 0) return new Map();
+  const idleEnd = sql`coalesce(${activitySpans.endedAt}, ${input.now}::bigint)`;
+  const inside = sql`greatest(0, least(${idleEnd}, ${schedules.scheduleEnd}, ${scheduledTo}::bigint)
+    - greatest(${activitySpans.startedAt}, ${schedules.scheduleStart}, ${from}::bigint))`;
+  const rows = await input.db
+    .select({ userId: schedules.userId, ms: sql<number>`sum(${inside})`.mapWith(Number) })
+    .from(schedules)
+    .innerJoin(
+      activitySpans,
+      and(
+        eq(activitySpans.tenantId, schedules.tenantId),
+        eq(activitySpans.userId, schedules.userId),
+        eq(activitySpans.kind, 'idle'),
+        lt(activitySpans.startedAt, schedules.scheduleEnd),
+        lt(activitySpans.startedAt, to),
+        or(
+          gte(activitySpans.startedAt, sql`${schedules.scheduleStart} - ${SPAN_MAX_MS}::bigint`),
+          isNull(activitySpans.endedAt),
+        ),
+        sql`${idleEnd} > ${schedules.scheduleStart}`,
+      ),
+    )
+    .where(
+      and(
+        inScope(schedules.tenantId, input.scope),
+        input.people === null ? undefined : inArray(schedules.userId, [...input.people]),
+        eq(schedules.archived, false),
+        gte(schedules.scheduleStart, from - SPAN_MAX_MS),
+        lt(schedules.scheduleStart, to),
+        gt(schedules.scheduleEnd, from),
+      ),
+    )
+    .groupBy(schedules.userId);
+  return new Map(rows.map((row) => [row.userId, row.ms]));
+}

@@ -3,6 +3,7 @@ import { zonedDays } from '../reports/ranges';
 import {
   appTimelinePeople,
   HOUR_MS,
+  idleInSchedules,
   latestAppSpans,
   MINUTE_MS,
   namesOf,
@@ -206,35 +207,35 @@ export const spanWidgets: WidgetHandlers = {
 
   async employee_utilization(input) {
     const end = rangeEnd(input);
-    const [schedules, spans] = await Promise.all([
-      readSchedules(input, input.from, end),
-      readSpans(input, ['session', 'idle'], input.from, end),
-    ]);
-    const schedulesOf = byPerson(schedules);
-    const spansOf = byPerson(spans);
-    const people = new Set([...schedulesOf.keys(), ...spansOf.keys()]);
-    const names = await namesOf(input, people);
     // Scheduled time counts up to now: a schedule's future cannot have been used yet.
     const scheduledTo = Math.min(end, input.now);
+    const [schedules, sessions, idle] = await Promise.all([
+      readSchedules(input, input.from, end),
+      readSpans(input, ['session'], input.from, end),
+      idleInSchedules(input, input.from, end, scheduledTo),
+    ]);
+    const schedulesOf = byPerson(schedules);
+    const sessionsOf = byPerson(sessions);
+    const people = new Set([...schedulesOf.keys(), ...sessionsOf.keys()]);
+    const names = await namesOf(input, people);
     const rows = [...people].map((userId) => {
       const scheduled = union(
         (schedulesOf.get(userId) ?? []).map(
           (schedule): Interval => [Math.max(schedule.start, input.from), Math.min(schedule.end, scheduledTo)],
         ),
       );
-      const own = spansOf.get(userId) ?? [];
-      const pieces = (kind: 'session' | 'idle') =>
+      const signedIn = intersect(
         union(
-          own
-            .filter((span) => span.kind === kind)
-            .flatMap((span) => {
-              const piece = clip(span, input.from, end, input.now);
-              return piece ? [piece] : [];
-            }),
-        );
-      const signedIn = intersect(pieces('session'), scheduled);
-      const idleMs = length(intersect(pieces('idle'), signedIn));
-      const activeMs = length(signedIn) - idleMs;
+          (sessionsOf.get(userId) ?? []).flatMap((span) => {
+            const piece = clip(span, input.from, end, input.now);
+            return piece ? [piece] : [];
+          }),
+        ),
+        scheduled,
+      );
+      const signedInMs = length(signedIn);
+      const idleMs = Math.min(idle.get(userId) ?? 0, signedInMs);
+      const activeMs = signedInMs - idleMs;
       const scheduledMs = length(scheduled);
       return {
         userId,
