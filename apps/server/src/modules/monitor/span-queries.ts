@@ -277,3 +277,34 @@ export async function idleInSchedules(
     .groupBy(schedules.userId);
   return new Map(rows.map((row) => [row.userId, row.ms]));
 }
+
+export type RawBreak = RawSpan & { statusName: string; threshold: number };
+
+/**
+ * The breaks that start in [from, to]: status spans whose status (of the span's company) has a
+ * threshold above 0, with the status's name and threshold in minutes.
+ */
+export async function readBreaks(input: WidgetInput, from: number, to: number): Promise<RawBreak[]> {
+  if (input.people !== null && input.people.length === 0) return [];
+  const rows = await input.db
+    .select({ ...spanColumns, statusName: statuses.name, threshold: statuses.threshold })
+    .from(activitySpans)
+    .innerJoin(
+      statuses,
+      and(
+        eq(statuses.id, activitySpans.statusId),
+        eq(statuses.tenantId, activitySpans.tenantId),
+        gt(statuses.threshold, 0),
+      ),
+    )
+    .where(
+      and(
+        spanPeople(input),
+        eq(activitySpans.kind, 'status'),
+        gte(activitySpans.startedAt, from),
+        lte(activitySpans.startedAt, to),
+      ),
+    )
+    .orderBy(asc(activitySpans.startedAt), asc(activitySpans.id));
+  return rows as RawBreak[];
+}

@@ -11,6 +11,7 @@ import {
   newestStarts,
   type RawSchedule,
   type RawSpan,
+  readBreaks,
   readSchedules,
   readSpans,
   statusesOf,
@@ -135,21 +136,18 @@ async function attendance(input: WidgetInput): Promise<ScheduleAttendance[]> {
   });
 }
 
-/** Status spans starting in the range whose status has a threshold: their length (up to now) and threshold. */
+/** The breaks starting in the range: their length (up to now), threshold and excess. */
 async function breaks(input: WidgetInput) {
-  const spans = (await readSpans(input, ['status'], input.from, rangeEnd(input))).filter(
-    (span) => span.start >= input.from && span.statusId !== null,
-  );
-  const known = await statusesOf(
-    input,
-    spans.map((span) => span.statusId!),
-  );
-  return spans.flatMap((span) => {
-    const status = known.get(span.statusId!);
-    if (!status || status.threshold <= 0) return [];
+  return (await readBreaks(input, input.from, input.to)).map((span) => {
     const durationMs = endOf(span, input.now) - span.start;
-    const thresholdMs = status.threshold * MINUTE_MS;
-    return [{ span, status, durationMs, thresholdMs, overMs: Math.max(0, durationMs - thresholdMs) }];
+    const thresholdMs = span.threshold * MINUTE_MS;
+    return {
+      span,
+      status: { name: span.statusName, threshold: span.threshold },
+      durationMs,
+      thresholdMs,
+      overMs: Math.max(0, durationMs - thresholdMs),
+    };
   });
 }
 
