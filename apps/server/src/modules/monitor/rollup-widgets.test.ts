@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityKind } from '@opsdeck/contract/activity';
-import { MONITOR_PATHS, type WidgetKey } from '@opsdeck/contract/monitor';
+import { MONITOR_PATHS, WIDGET_ANSWERS, WIDGET_KEYS, type WidgetKey } from '@opsdeck/contract/monitor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { startTestApp, type TestApp } from '../../../test/app';
@@ -281,6 +281,15 @@ describe('the rollup widgets over a hand-built week', () => {
     ]);
     // A user in D2 but not of the role: nobody left.
     expect(await ok('top_applications', { ...RANGE, department: d2, role })).toEqual([]);
+  });
+
+  it('serves all sixteen keys through the route, each in its shape, with and without filters', async () => {
+    for (const key of WIDGET_KEYS) {
+      for (const query of [RANGE, { ...RANGE, department: d1, tz: BERLIN }]) {
+        const body = await ok(key, query);
+        expect(WIDGET_ANSWERS[key].safeParse(body).success, key).toBe(true);
+      }
+    }
   });
 
   it('refuses hostile queries with 400 or 404, never 500', async () => {
