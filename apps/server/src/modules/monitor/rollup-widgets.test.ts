@@ -4,13 +4,21 @@ import { MONITOR_PATHS, WIDGET_ANSWERS, WIDGET_KEYS, type WidgetKey } from '@ops
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createDepartment, createRole, createUser, type TestCompany } from '../../../test/factories';
+import {
+  createAgentKey,
+  createCompany,
+  createDepartment,
+  createRole,
+  createUser,
+  type TestCompany,
+} from '../../../test/factories';
 import { queryString } from '../../../test/report-runs';
 import { tokenWithEveryAuthority } from '../../../test/sign-in';
 import { activitySpans, statuses, tasks } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
 import { rebuildActivityRollups } from '../activity/rollups';
 import { assignRole } from '../roles/queries';
+import { createRollupWidgets } from './rollup-widgets';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -23,6 +31,7 @@ let t: TestApp;
 let company: TestCompany;
 let token: string;
 let p1: number;
+let p1Email: string;
 let p2: number;
 let d1: number;
 let d2: number;
@@ -49,7 +58,9 @@ beforeAll(async () => {
   d1 = (await createDepartment(db, company, { name: 'Operations' })).id;
   d2 = (await createDepartment(db, company, { name: 'Night shift', parentId: d1 })).id;
   role = (await createRole(db, company, [], 'Clerks')).id;
-  p1 = (await createUser(db, { company, departmentId: d1 })).id;
+  const first = await createUser(db, { company, departmentId: d1 });
+  p1 = first.id;
+  p1Email = first.email;
   p2 = (await createUser(db, { company, departmentId: d2 })).id;
   await createUser(db, { company, departmentId: d1, archived: true });
   await assignRole(db, p1, role);
@@ -242,6 +253,28 @@ describe('the rollup widgets over a hand-built week', () => {
       active: 0,
       total: 3,
     });
+  });
+
+  it('active_users online: the people whose agent key is connected now, in the filter', async () => {
+    const db = t.database.db;
+    const mine = await createAgentKey(db, company, { email: `  ${p1Email.toUpperCase()} ` });
+    const nobody = await createAgentKey(db, company, { email: 'nobody@example.test' });
+    const other = await createAgentKey(db, await createCompany(db), { email: p1Email });
+    const widgets = createRollupWidgets({
+      connectedAccounts: () => [mine.accountId, nobody.accountId, other.accountId],
+    });
+    const input = {
+      db,
+      scope: { kind: 'one', tenantId: company.tenantId } as const,
+      from: RANGE.from,
+      to: RANGE.to,
+      tz: 'UTC',
+      now: Date.now(),
+    };
+    expect(await widgets.active_users!({ ...input, people: null })).toEqual({ online: 1, active: 2, total: 3 });
+    expect(await widgets.active_users!({ ...input, people: [p1] })).toEqual({ online: 1, active: 1, total: 1 });
+    expect(await widgets.active_users!({ ...input, people: [p2] })).toEqual({ online: 0, active: 1, total: 1 });
+    expect(await widgets.active_users!({ ...input, people: [] })).toEqual({ online: 0, active: 0, total: 0 });
   });
 
   it('clips to sub-bucket ends: 08:05 to 10:07 UTC', async () => {
