@@ -231,6 +231,43 @@ describe('the lists', () => {
     expect(second.body.items).toEqual(plain.body.filter((row) => second.body.items.some((item) => item.id === row.id)));
   });
 
+  it('searches a range that starts an hour before a month as well as one inside it', async () => {
+    // Last month's first millisecond (UTC): always four weeks or more behind, so every run is past.
+    const now = new Date();
+    const month = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
+    const slices = await reportCompany(t, ['Slice check'], 'Slices & Co');
+    const agent = await agentOf(t.database.db, slices.company, { fullName: 'Ada Slice', email: null });
+    const fault = (start: number) => ({
+      workflowId: slices.workflows[0]!,
+      start,
+      end: start + 1_000,
+      status: 'faulted' as const,
+      errorMessage: 'Slicing fault',
+    });
+    const [early, before, after, later] = await storeRuns(testIngest(t.database.db).service, agent, [
+      fault(month - 2 * DAY),
+      fault(month - 30 * 60_000),
+      fault(month + HOUR),
+      fault(month + 3 * DAY),
+    ]);
+    // From an hour before the month (a slice under a day, read by time) to five days into it (through the index).
+    const query = { from: month - HOUR, to: month + 5 * DAY, search: 'slicing', page: 1, size: 10 };
+    for (const kind of ['exceptions', 'logs'] as const) {
+      const result = await t.call<Page<ExecutionLog>>(`/api${REPORT_PATHS[kind]}?${queryString(query)}`, {
+        token: slices.token,
+      });
+      expect(result.body.total).toBe(3);
+      expect(result.body.items.map((row) => row.id)).toEqual([later!.id, after!.id, before!.id]);
+    }
+    // A range of less than a day, inside a month: one slice, read by time.
+    const today = await t.call<Page<ExecutionLog>>(
+      `/api${REPORT_PATHS.exceptions}?${queryString({ ...query, from: month + HOUR - 1, to: month + HOUR + 1 })}`,
+      { token: slices.token },
+    );
+    expect(today.body.items.map((row) => row.id)).toEqual([after!.id]);
+    expect(early).toBeDefined();
+  });
+
   it('counts a search up to its cap and says when more match', async () => {
     const reports = createReportsService({ db: t.database.db, searchTotalCap: 5 });
     const auth = { tenantId: company.company.tenantId } as RequestAuth;

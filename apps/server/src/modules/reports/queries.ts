@@ -200,7 +200,7 @@ const FIELD_SEPARATOR = '\u0001';
  * every row of the range costs a third of a search's time). A text holding the fields' separator
  * could match across two fields, so it is tested field by field (no index: a search nobody types).
  */
-export function searchCondition(search: NonNullable<LogFilter['search']>): SQL {
+export function searchCondition(search: NonNullable<LogFilter['search']>, byIndex = true): SQL {
   const { pattern } = search;
   const text = search.text.toLowerCase();
   const log = executionLogs;
@@ -218,7 +218,8 @@ export function searchCondition(search: NonNullable<LogFilter['search']>): SQL {
         ].map((column) => like(sql`lower(${column})`)),
         like(sql`lower(${log.executorFirstName} || ' ' || ${log.executorLastName})`),
       )!
-    : like(joined);
+    : // Not through the trigram index: the same text, as an expression the index does not hold.
+      like(byIndex ? joined : sql`(${joined} || '')`);
   if (!search.logFields) return fields;
   const statuses = STATUSES.filter((status) => status.includes(text));
   return or(
@@ -233,15 +234,37 @@ export function searchCondition(search: NonNullable<LogFilter['search']>): SQL {
   )!;
 }
 
-function filterCondition(filter: LogFilter): SQL {
+function filterCondition(filter: LogFilter, searchByIndex = true): SQL {
   return and(
     inScope(executionLogs.tenantId, filter.scope),
     gte(executionLogs.executionStart, filter.from),
     lte(executionLogs.executionStart, filter.to),
     // A literal, not a parameter: the partial index execution_logs_tenant_faulted_idx then applies.
     filter.faultedOnly ? sql`${executionLogs.statusType} = 'faulted'` : undefined,
-    filter.search ? searchCondition(filter.search) : undefined,
+    filter.search ? searchCondition(filter.search, searchByIndex) : undefined,
   )!;
+}
+
+/** A slice of a search's range within one UTC month (one partition of the logs). */
+type SearchSlice = { from: number; to: number; byIndex: boolean };
+
+/**
+ * The search's range cut at the UTC months (the logs' partitions). The trigram index of a month
+ * holds no time: through it, a slice reads every match of its whole month, then keeps those of the
+ * slice. A slice under a day (the hour of the month before that a range in Europe/Berlin starts
+ * with, or a search of today) is read by time instead, each of its rows tested; a longer one
+ * through the index (docs/reports.md, "Exceptions and logs").
+ */
+function searchSlices(from: number, to: number): SearchSlice[] {
+  const slices: SearchSlice[] = [];
+  for (let start = from; start <= to; ) {
+    const at = new Date(start);
+    const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+    const end = Math.min(to, next - 1);
+    slices.push({ from: start, to: end, byIndex: end - start >= DAY_MS });
+    start = next;
+  }
+  return slices;
 }
 
 const logColumns = {
@@ -378,8 +401,15 @@ export async function searchPage(
   const result = await selectRows<Record<string, unknown> & { total: number }>(
     db,
     sql`with matches as materialized (
-          select ${log.executionStart} as key_start, ${log.id} as key_id from ${log}
-          where ${filterCondition(filter)} limit ${page.cap + 1}
+          ${sql.join(
+            searchSlices(filter.from, filter.to).map(
+              (slice) =>
+                sql`(select ${log.executionStart} as key_start, ${log.id} as key_id from ${log}
+                     where ${filterCondition({ ...filter, ...slice }, slice.byIndex)})`,
+            ),
+            sql` union all `,
+          )}
+          limit ${page.cap + 1}
         ),
         total as (select count(*)::int as total from matches),
         page_keys as (

@@ -20,6 +20,7 @@ import { badRequest } from '../../platform/errors';
 import { likePattern } from '../../platform/search';
 import { scopeOf } from '../../platform/tenancy';
 import { DAY_MS } from '../execution-logs/queries';
+import { CLOCK_SKEW_MS } from '../execution-logs/service';
 import * as q from './queries';
 import { decomposeRange, zonedDays } from './ranges';
 
@@ -129,11 +130,13 @@ export function createReportsService(deps: {
   /** The list's filter, or null when the range is wholly before what the lists keep. */
   function filterOf(kind: LogListKind, auth: RequestAuth, query: ExecutionLogListQuery): q.LogFilter | null {
     const from = Math.max(query.from, listsStart());
-    if (from > query.to) return null;
+    // No run starts after the clock skew an agent is allowed: a range into the far future ends there.
+    const to = Math.min(query.to, now() + CLOCK_SKEW_MS);
+    if (from > to) return null;
     return {
       scope: scopeOf(auth),
       from,
-      to: query.to,
+      to,
       faultedOnly: kind === 'exceptions',
       ...(query.search
         ? {
