@@ -68,9 +68,7 @@ const saves = (calls: RecordedCall[]) => calls.filter((call) => call.method === 
 describe('monitor page', () => {
   it("goes to today's range when the dates are missing, keeping the other filters", async () => {
     await renderMonitor({}, { path: '/dashboard/report/monitor?user=12' });
-    await waitFor(() =>
-      expect(screen.getByTestId('location').textContent).toBe(`?user=12&${TODAY}`),
-    );
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`?user=12&${TODAY}`));
     const active = screen.getByRole('list', { name: 'Active filters' });
     expect(within(active).getByText(`Dates: ${dayjs().format('MM/DD/YYYY')}`)).toBeTruthy();
     expect(within(active).getByText('Department: All departments')).toBeTruthy();
@@ -170,9 +168,7 @@ describe('monitor page', () => {
     await user.click(within(dialog).getByRole('combobox', { name: 'Person' }));
     await user.click(await screen.findByRole('option', { name: 'Grace Hopper' }));
     await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
-    await waitFor(() =>
-      expect(screen.getByTestId('location').textContent).toBe(`?user=12&role=4&${TODAY}`),
-    );
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`?user=12&role=4&${TODAY}`));
     expect(await screen.findByText('Person: Grace Hopper')).toBeTruthy();
     // Without the permission to list roles, the role select is off, and the header names the id.
     expect(screen.getByText('Role: #4')).toBeTruthy();
