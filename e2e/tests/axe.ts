@@ -6,10 +6,24 @@ import type { Result } from 'axe-core';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 
-/** Waits until no CSS transition or animation runs: a modal fading in has not its final contrast yet. */
+/**
+ * Waits until no CSS transition or animation runs (a modal fading in has not its final contrast
+ * yet), and until every toast is fully opaque: a toast's transition is started a frame after it
+ * is mounted, so for a moment it is translucent with no animation running (axe then measured its
+ * title at 1.65:1).
+ */
 export async function settled(page: Page) {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.mantine-Notification-root')].every((toast) => {
+      let opacity = 1;
+      for (let element: Element | null = toast; element; element = element.parentElement) {
+        opacity *= Number(getComputedStyle(element).opacity);
+      }
+      return opacity === 1;
+    }),
+  );
 }
 
 function report(violations: Result[]): string {
