@@ -14,7 +14,7 @@
 //   counts and the receipt latencies, and `progress` every second.
 // - `stop`: closes everything and exits.
 import { randomUUID } from 'node:crypto';
-import { connectStomp, pool } from './live-stomp.mjs';
+import { agentConnectHeaders, awaited, connectStomp, pool } from './live-stomp.mjs';
 
 const send = (/** @type {any} */ message) => process.send?.(message);
 
@@ -31,48 +31,29 @@ async function connectAgents(task) {
   const started = performance.now();
   const result = await pool(task.agents.length, task.concurrency, async (i) => {
     const agent = /** @type {Agent} */ (task.agents[i]);
-    /** @type {() => void} */
-    let listed = () => {};
-    const gotList = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no workflow list within 30 s')), 30_000);
-      listed = () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      };
-    });
+    const list = awaited('workflow list');
     /** @type {Entry} */
     const entry = { agent, connection: /** @type {any} */ (undefined), open: [], refused: {}, settle: null };
-    entry.connection = await connectStomp(
-      task.url,
-      {
-        'X-App-Key': 'opsdeck-agent',
-        'X-App-Secret': task.secret,
-        'license-key': agent.key,
-        'mac-address': agent.mac,
-        hostname: `WS-${String(agent.index).padStart(5, '0')}`,
-        platform: 'agent',
-      },
-      {
-        onMessage: (destination, body) => {
-          if (destination === '/user/queue/workflows') listed();
-          else if (destination === '/user/topic/errors') {
-            const refusal = JSON.parse(body.toString());
-            const key = refusal.id ? refusal.key : `frame ${refusal.key}`;
-            entry.refused[key] = (entry.refused[key] ?? 0) + 1;
-            // A frame refused whole has no receipt: the agent goes on.
-            if (!refusal.id) {
-              const settle = entry.settle;
-              entry.settle = null;
-              settle?.();
-            }
+    entry.connection = await connectStomp(task.url, agentConnectHeaders(task.secret, agent), {
+      onMessage: (destination, body) => {
+        if (destination === '/user/queue/workflows') list.settle();
+        else if (destination === '/user/topic/errors') {
+          const refusal = JSON.parse(body.toString());
+          const key = refusal.id ? refusal.key : `frame ${refusal.key}`;
+          entry.refused[key] = (entry.refused[key] ?? 0) + 1;
+          // A frame refused whole has no receipt: the agent goes on.
+          if (!refusal.id) {
+            const settle = entry.settle;
+            entry.settle = null;
+            settle?.();
           }
-        },
+        }
       },
-    );
+    });
     entry.connection.subscribe('/user/topic/errors');
     entry.connection.subscribe('/user/queue/commands');
     entry.connection.subscribe('/user/queue/workflows');
-    await gotList;
+    await list.promise;
     entries.push(entry);
   });
   send({

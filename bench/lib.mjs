@@ -138,12 +138,17 @@ export function startServer({ port, dataDir, env = {}, nodeArgs = [], logFile })
  * Runs `measure(label, env)` on each database `BENCH_BACKENDS` names (default both): PostgreSQL
  * in a database of its own on `BENCH_DATABASE_URL`'s server (default the machine's), dropped
  * afterwards; PGlite in a fresh data directory, removed afterwards. `env` is the server's.
+ * `choice` overrides the environment (a benchmark's own `--backends` and `--server-url`), and
+ * `keep` leaves the database or directory behind, said on the console, to measure again.
  * @param {string} name a word for the database's and the directory's names
  * @param {(label: string, env: Record<string, string>) => Promise<void>} measure
+ * @param {{ backends?: string, serverUrl?: string, keep?: boolean }} [choice]
  */
-export async function onEachBackend(name, measure) {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const backends = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
+export async function onEachBackend(name, measure, choice = {}) {
+  const serverUrl = choice.serverUrl ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const backends = (choice.backends ?? process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',');
+  const unknown = backends.filter((backend) => backend !== 'postgres' && backend !== 'pglite');
+  if (unknown.length) throw new Error(`unknown backend ${unknown.join(', ')}`);
   if (backends.includes('postgres')) {
     const database = `opsdeck_bench_${name}_${Date.now()}`;
     const client = new pg.Client({ connectionString: serverUrl });
@@ -154,16 +159,19 @@ export async function onEachBackend(name, measure) {
     try {
       await measure('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
     } finally {
-      await client.query(`drop database if exists ${database} with (force)`);
+      if (choice.keep) console.log(`  kept ${databaseUrl}`);
+      else await client.query(`drop database if exists ${database} with (force)`);
       await client.end();
     }
   }
   if (backends.includes('pglite')) {
-    const dataDir = removeOnExit(mkdtempSync(path.join(tmpdir(), `opsdeck-bench-${name}-`)));
+    const made = mkdtempSync(path.join(tmpdir(), `opsdeck-bench-${name}-`));
+    const dataDir = choice.keep ? made : removeOnExit(made);
     try {
       await measure('PGlite', { DATA_DIR: dataDir });
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      if (choice.keep) console.log(`  kept ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
     }
   }
 }
@@ -300,4 +308,65 @@ export async function paceScenario({
       `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
       `${result.requests.average.toFixed(1)} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
   );
+}
+
+/**
+ * Sends `rate` GET requests a second to `url` for `seconds`, each on its schedule (open loop), at
+ * most `inFlight` unanswered (a request due while that many wait is skipped and counted).
+ * Latency runs from the scheduled start to the last byte of the answer; the server's CPU (of
+ * `pid`, /proc) per answered request.
+ * @param {{ url: string, headers: Record<string, string>, rate: number, seconds: number, inFlight: number, pid: number }} load
+ */
+export async function openLoop({ url, headers, rate, seconds, inFlight, pid }) {
+  /** @type {number[]} */
+  const latencies = [];
+  let notOk = 0;
+  let errors = 0;
+  let skipped = 0;
+  let waiting = 0;
+  const total = Math.round(rate * seconds);
+  const cpuBefore = processState(pid).cpu;
+  const started = performance.now();
+  /** @type {Promise<void>[]} */
+  const pending = [];
+  for (let i = 0; i < total; i += 1) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (waiting >= inFlight) {
+      skipped += 1;
+      continue;
+    }
+    waiting += 1;
+    pending.push(
+      fetch(url, { headers, signal: AbortSignal.timeout(60_000) })
+        .then(async (response) => {
+          await response.arrayBuffer();
+          latencies.push(performance.now() - due);
+          if (!response.ok) notOk += 1;
+        })
+        .catch(() => {
+          errors += 1;
+        })
+        .finally(() => {
+          waiting -= 1;
+        }),
+    );
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = processState(pid).cpu - cpuBefore;
+  latencies.sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? 0,
+    answered: latencies.length,
+    skipped,
+    errors,
+    notOk,
+    rate: latencies.length / elapsed,
+    cpuMs: latencies.length ? (cpu * 1000) / latencies.length : 0,
+  };
 }

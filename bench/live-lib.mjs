@@ -1,11 +1,12 @@
 // @ts-check
-// What the live-channel benchmarks (live-sessions, live-latency, live-fanout) share: the seed, the
-// server with its agent secret, the client processes (live-worker.mjs) and their messages.
+// What the live-channel benchmarks (live-sessions, live-latency, live-fanout, report-ingest,
+// activity-ingest) share: the seed, the server with its agent secret, the client processes
+// (live-worker.mjs and the ingest workers) and their messages, and an ingest round measured.
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { killOnExit, processState, root } from './lib.mjs';
+import { killOnExit, loadAverage, percentile, processState, root } from './lib.mjs';
 import { connectStomp } from './live-stomp.mjs';
 
 /** The server's agent secret, set explicitly (the embedded demo's default would do too). */
@@ -237,4 +238,131 @@ export function table(/** @type {(string | number)[][]} */ rows) {
         .join('  '),
     )
     .join('\n');
+}
+
+/**
+ * Runs a command of a bench/*-sql.ts script (`node --import tsx <script> <command>`) on the
+ * database of `env` (on PGlite, with no server holding the directory) and answers the JSON of its
+ * last line of output.
+ * @param {string} script
+ * @param {string} command
+ * @param {Record<string, string>} env
+ */
+export function benchSql(script, command, env) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script, command], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`${script} ${command} failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}');
+}
+
+/**
+ * One measured round of an ingest benchmark (report-ingest, activity-ingest) against a server that
+ * is up: `workers` client processes (`script`, speaking live-worker.mjs's messages) connect the
+ * `agents` between them, then each runs `run` (its `run` message) until it reports `done`. While
+ * they run, what they have had receipted (their `progress` messages' `counted` field) is read each
+ * second. The workers are stopped before this returns, so their agents have left (and the server
+ * has seen them go) when the caller stops the server.
+ * @param {{ script: string, counted: string, port: number, workers: number, agents: any[], run: Record<string, unknown>, pid: number, database: string }} round
+ */
+export async function ingestRound({ script, counted, port, workers: count, agents, run, pid, database }) {
+  /** @type {(Worker & { receipts: () => number })[]} */
+  const workers = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const worker = startWorker(script);
+      let receipts = 0;
+      worker.on('progress', (/** @type {any} */ message) => {
+        receipts = message[counted];
+      });
+      workers.push({ ...worker, receipts: () => receipts });
+    }
+    const slices = split(agents, workers.length);
+    const connections = await Promise.all(
+      workers.map((worker, i) => {
+        const done = worker.next('connected');
+        worker.tell({
+          type: 'agents',
+          url: liveUrl(port),
+          secret: AGENT_SECRET,
+          agents: slices[i] ?? [],
+          concurrency: 50,
+        });
+        return done;
+      }),
+    );
+    const connected = connections.reduce((sum, each) => sum + each.connected, 0);
+    const failedConnects = connections.reduce((sum, each) => sum + each.failed, 0);
+    const snapshot = () => ({
+      server: processState(pid),
+      machine: machineCpu(),
+      load: loadAverage(),
+      backends: backendsCpu(database),
+      clients: workers.reduce((sum, worker) => sum + processState(/** @type {number} */ (worker.child.pid)).cpu, 0),
+    });
+    const before = snapshot();
+    /** @type {number[]} */
+    const perSecond = [];
+    let last = 0;
+    const ticker = setInterval(() => {
+      const now = workers.reduce((sum, worker) => sum + worker.receipts(), 0);
+      perSecond.push(now - last);
+      last = now;
+    }, 1000);
+    const results = await Promise.all(
+      workers.map((worker) => {
+        const done = worker.next('done');
+        worker.tell({ type: 'run', ...run });
+        return done;
+      }),
+    );
+    clearInterval(ticker);
+    const after = snapshot();
+    /** @type {Record<string, number>} */
+    const refused = {};
+    for (const each of results)
+      for (const [key, n] of Object.entries(each.refused)) refused[key] = (refused[key] ?? 0) + n;
+    return {
+      connected,
+      failedConnects,
+      results,
+      before,
+      after,
+      database,
+      refused,
+      seconds: Math.max(...results.map((each) => each.seconds)),
+      /** The sum of a field of every worker's result. */
+      sum: (/** @type {string} */ field) => results.reduce((total, each) => total + each[field], 0),
+      /** Receipts per second, without the first two seconds and the last (the ramp and the tail), sorted. */
+      steady: perSecond.slice(2, -1).sort((a, b) => a - b),
+    };
+  } finally {
+    for (const worker of workers) await worker.stop();
+  }
+}
+
+/**
+ * What a round cost, in one line: the receipts' latency, the server's CPU per `unit`, the
+ * PostgreSQL backends', the client processes', the machine's and its load.
+ * @param {Awaited<ReturnType<typeof ingestRound>>} round
+ * @param {number} count what the server took in (spans, reports)
+ * @param {string} unit one of them, for "µs a …"
+ */
+export function costLine(round, count, unit) {
+  const { before, after, seconds } = round;
+  const latencies = round.results.flatMap((each) => each.latencies).sort((a, b) => a - b);
+  let backendSeconds = 0;
+  for (const [backend, cpu] of after.backends) backendSeconds += cpu - (before.backends.get(backend) ?? 0);
+  const serverCpu = after.server.cpu - before.server.cpu;
+  const machineBusy = (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total);
+  return (
+    `  receipt latency (a frame) p50 ${percentile(latencies, 50).toFixed(1)} / p95 ${percentile(latencies, 95).toFixed(1)} / ` +
+    `p99 ${percentile(latencies, 99).toFixed(1)} / max ${(latencies.at(-1) ?? 0).toFixed(0)} ms; ` +
+    `server CPU ${((serverCpu / seconds) * 100).toFixed(0)} % of a core (${((serverCpu * 1e6) / Math.max(1, count)).toFixed(0)} µs a ${unit}), ` +
+    (round.database ? `PostgreSQL backends ${((backendSeconds / seconds) * 100).toFixed(0)} %, ` : '') +
+    `client processes ${(((after.clients - before.clients) / seconds) * 100).toFixed(0)} %; ` +
+    `machine ${(machineBusy * 100).toFixed(0)} % busy; load ${before.load} → ${after.load}`
+  );
 }

@@ -281,3 +281,36 @@ export async function pool(count, concurrency, work) {
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
   return { failed, reasons };
 }
+
+/**
+ * The CONNECT headers of a benchmark's agent (docs/live-channel.md): its key, its machine and a
+ * hostname made from its index.
+ * @param {string} secret the installation's agent secret
+ * @param {{ key: string, mac: string, index: number }} agent
+ */
+export const agentConnectHeaders = (secret, agent) => ({
+  'X-App-Key': 'opsdeck-agent',
+  'X-App-Secret': secret,
+  'license-key': agent.key,
+  'mac-address': agent.mac,
+  hostname: `WS-${String(agent.index).padStart(5, '0')}`,
+  platform: 'agent',
+});
+
+/**
+ * Something awaited with a time limit: `promise` resolves when `settle()` is called, and rejects
+ * with "no <what> within N s" if that does not happen in `timeoutMs`.
+ * @param {string} what
+ */
+export function awaited(what, timeoutMs = 30_000) {
+  /** @type {() => void} */
+  let settle = () => {};
+  const promise = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
+    settle = () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    };
+  });
+  return { promise, settle: () => settle() };
+}

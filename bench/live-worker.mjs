@@ -13,7 +13,7 @@
 //   number every connection has reached, which the fan-out publisher paces itself on.
 //
 // Reports go back as IPC messages; `stop` closes everything and exits.
-import { connectStomp, pool } from './live-stomp.mjs';
+import { agentConnectHeaders, connectStomp, pool } from './live-stomp.mjs';
 
 /** @type {import('./live-stomp.mjs').StompConnection[]} */
 const connections = [];
@@ -57,32 +57,21 @@ async function connectAgents(task) {
     const agent = /** @type {Agent} */ (task.agents[i]);
     const entry = { agent, connection: /** @type {any} */ (undefined), workflowId: 1 };
     const begun = performance.now();
-    entry.connection = await connectStomp(
-      task.url,
-      {
-        'X-App-Key': 'opsdeck-agent',
-        'X-App-Secret': task.secret,
-        'license-key': agent.key,
-        'mac-address': agent.mac,
-        hostname: `WS-${String(agent.index).padStart(5, '0')}`,
-        platform: 'agent',
+    entry.connection = await connectStomp(task.url, agentConnectHeaders(task.secret, agent), {
+      onMessage: (destination, body) => {
+        if (destination !== '/user/queue/workflows') return;
+        workflowMessages += 1;
+        // The first workflow it may run: its queue entries name it.
+        const match = /"id":(\d+)/.exec(body.toString('latin1', 0, Math.min(body.length, 200)));
+        if (match) entry.workflowId = Number(match[1]);
       },
-      {
-        onMessage: (destination, body) => {
-          if (destination !== '/user/queue/workflows') return;
-          workflowMessages += 1;
-          // The first workflow it may run: its queue entries name it.
-          const match = /"id":(\d+)/.exec(body.toString('latin1', 0, Math.min(body.length, 200)));
-          if (match) entry.workflowId = Number(match[1]);
-        },
-        onError: (key) => {
-          errors[key] = (errors[key] ?? 0) + 1;
-        },
-        onClose: () => {
-          dropped += 1;
-        },
+      onError: (key) => {
+        errors[key] = (errors[key] ?? 0) + 1;
       },
-    );
+      onClose: () => {
+        dropped += 1;
+      },
+    });
     took.push(performance.now() - begun);
     entry.connection.subscribe('/user/queue/workflows');
     entry.connection.subscribe('/user/queue/commands');
