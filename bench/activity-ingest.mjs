@@ -81,11 +81,8 @@ async function measure(label, env) {
       agents: fleet,
       run: { seconds: args.seconds, resendEvery: args.resendEvery, spans: args.spans },
       pid: /** @type {number} */ (server.child.pid),
-      database: env.DATABASE_URL ? new URL(env.DATABASE_URL).pathname.slice(1) : '',
+      env,
     });
-    console.log(
-      `  ${round.connected} agents connected${round.failedConnects ? `, ${round.failedConnects} failed` : ''}`,
-    );
     if (round.failedConnects) failures.push(`${label}: ${round.failedConnects} agents could not connect`);
     const { seconds, sum, refused, steady } = round;
     const spans = sum('spans');

@@ -264,10 +264,12 @@ export function benchSql(script, command, env) {
  * `agents` between them, then each runs `run` (its `run` message) until it reports `done`. While
  * they run, what they have had receipted (their `progress` messages' `counted` field) is read each
  * second. The workers are stopped before this returns, so their agents have left (and the server
- * has seen them go) when the caller stops the server.
- * @param {{ script: string, counted: string, port: number, workers: number, agents: any[], run: Record<string, unknown>, pid: number, database: string }} round
+ * has seen them go) when the caller stops the server. `env` is the server's (its DATABASE_URL names
+ * the database whose backends' CPU is counted).
+ * @param {{ script: string, counted: string, port: number, workers: number, agents: any[], run: Record<string, unknown>, pid: number, env: Record<string, string> }} round
  */
-export async function ingestRound({ script, counted, port, workers: count, agents, run, pid, database }) {
+export async function ingestRound({ script, counted, port, workers: count, agents, run, pid, env }) {
+  const database = env.DATABASE_URL ? new URL(env.DATABASE_URL).pathname.slice(1) : '';
   /** @type {(Worker & { receipts: () => number })[]} */
   const workers = [];
   try {
@@ -295,6 +297,7 @@ export async function ingestRound({ script, counted, port, workers: count, agent
     );
     const connected = connections.reduce((sum, each) => sum + each.connected, 0);
     const failedConnects = connections.reduce((sum, each) => sum + each.failed, 0);
+    console.log(`  ${connected} agents connected${failedConnects ? `, ${failedConnects} failed` : ''}`);
     const snapshot = () => ({
       server: processState(pid),
       machine: machineCpu(),

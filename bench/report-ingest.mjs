@@ -71,11 +71,8 @@ async function measure(label, env) {
       agents: seeded.agents,
       run: { seconds: args.seconds, resendEvery: args.resendEvery },
       pid: /** @type {number} */ (server.child.pid),
-      database: env.DATABASE_URL ? new URL(env.DATABASE_URL).pathname.slice(1) : '',
+      env,
     });
-    console.log(
-      `  ${round.connected} agents connected${round.failedConnects ? `, ${round.failedConnects} failed` : ''}`,
-    );
     if (round.failedConnects) failures.push(`${label}: ${round.failedConnects} agents could not connect`);
     const { seconds, sum, refused, steady } = round;
     const receipts = sum('receipts');
