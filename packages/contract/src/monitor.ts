@@ -217,9 +217,12 @@ export const ApplicationFrequency = z
   .array(z.object({ application: z.string(), count: z.number().int() }))
   .meta({ id: 'ApplicationFrequency' });
 
-/** Per day, the range's 5 longest applications and `Other`. */
+/**
+ * Per day, the range's 5 longest applications and `Other` (the sum of the rest), which alone has
+ * `other: true`: an application may be named "Other" too.
+ */
 export const ApplicationDuration = z
-  .array(z.object({ date: z.string(), application: z.string(), durationMs: ms() }))
+  .array(z.object({ date: z.string(), application: z.string(), durationMs: ms(), other: z.literal(true).optional() }))
   .meta({ id: 'ApplicationDuration' });
 
 /** The foreground applications as spans: at most 20 people and the latest 500 spans each. */

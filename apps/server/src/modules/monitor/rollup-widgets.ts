@@ -5,7 +5,7 @@ import { selectRows } from '../../db/client';
 import { activityDailyRollups, activityRollups, activitySpans, statuses, tasks, users } from '../../db/schema';
 import { inScope } from '../../platform/tenancy';
 import { BUCKET_MS, DAY_MS } from '../execution-logs/queries';
-import { decomposeRange, type Span, zonedDays } from '../reports/ranges';
+import { decomposeRange, type Span, type ZonedDay, zonedDays } from '../reports/ranges';
 import type { WidgetHandlers, WidgetInput } from './widget-input';
 
 /**
@@ -15,18 +15,47 @@ import type { WidgetHandlers, WidgetInput } from './widget-input';
  * [from, to]. Without filters the company's rows (person 0); with them the people's rows.
  */
 
-/** Time of one kind and item in [from, to): a rollup row, or a clipped piece of a raw span. */
-type Slice = { from: number; to: number; person: number; kind: ActivityKind; item: string; ms: number; starts: number };
+/**
+ * Time of one kind and item: a rollup row (summed by the database over what the read does not
+ * keep apart), or a clipped piece of a raw span. `weight` is −1 for a bucket taken back out of a
+ * nearest UTC day (application_duration), `tag` the zoned day a term belongs to (0 otherwise).
+ */
+type Slice = {
+  from: number;
+  to: number;
+  person: number;
+  kind: ActivityKind;
+  item: string;
+  ms: number;
+  starts: number;
+  tag: number;
+};
+
+/** Whole UTC days or whole 15-minute buckets added (weight 1) or taken out (−1) for a tag. */
+type Term = Span & { weight: 1 | -1; tag: number };
+
+/** What a read covers: whole UTC days, whole buckets, and the sub-bucket raw pieces (each once). */
+type ReadPlan = { days: Term[]; buckets: Term[]; raw: Span[] };
 
 type ReadOptions = {
   kinds: readonly ActivityKind[];
-  /** Read whole UTC days from the daily rollups (false: 15-minute rows only, for hours and zoned days). */
-  daily: boolean;
+  /**
+   * Read whole UTC days from the daily rollups (false: 15-minute rows only, for hours), or an
+   * explicit plan (application_duration's zoned days).
+   */
+  daily: boolean | ReadPlan;
   /** One row a person (person_id ≠ 0) even without filters: who had the time, not only how much. */
   perPerson: boolean;
+  /**
+   * Keep the rollup rows' times apart (hours, days); otherwise the database sums them per kind
+   * and item (and person with `perPerson`), and a row's `from`/`to` are its read's bounds.
+   */
+  byTime?: boolean;
 };
 
 const DAY_BEFORE = DAY_MS;
+/** The tag of raw slices: placed by their time, not by a term. */
+const RAW_TAG = -1;
 
 function inSpans(column: PgColumn, spans: readonly Span[]): SQL {
   if (spans.length === 0) return sql`false`;
@@ -46,6 +75,103 @@ function personCondition(column: PgColumn, input: WidgetInput, perPerson: boolea
   return perPerson ? ne(column, 0) : eq(column, 0);
 }
 
+/** The plan of [from, to]: decomposeRange's pieces, days from the daily rollups or not. */
+function rangePlan(from: number, to: number, daily: boolean): ReadPlan {
+  const pieces = decomposeRange(from, to);
+  const term = (span: Span): Term => ({ ...span, weight: 1, tag: 0 });
+  const buckets = pieces.buckets.map(term);
+  const days: Term[] = [];
+  if (pieces.days) (daily ? days : buckets).push(term(pieces.days));
+  return { days, buckets, raw: pieces.raw };
+}
+
+/** Sorted, merged spans (the union a rollup read covers). */
+function mergedSpans(terms: readonly Span[]): Span[] {
+  const merged: Span[] = [];
+  for (const term of [...terms].sort((a, b) => a.from - b.from)) {
+    const last = merged.at(-1);
+    if (last && term.from <= last.to) last.to = Math.max(last.to, term.to);
+    else merged.push({ from: term.from, to: term.to });
+  }
+  return merged;
+}
+
+/** The terms a rollup row at `at` (a day or a bucket) falls in. */
+function termsAt(terms: readonly Term[], width: number) {
+  if (terms.length === 1 && terms[0]!.weight === 1) {
+    const only = terms[0]!;
+    return () => [only];
+  }
+  const byStart = new Map<number, Term[]>();
+  for (const term of terms) {
+    for (let at = term.from; at < term.to; at += width) {
+      const list = byStart.get(at);
+      if (list) list.push(term);
+      else byStart.set(at, [term]);
+    }
+  }
+  return (at: number) => byStart.get(at) ?? [];
+}
+
+/**
+ * The rows of one rollup table over the terms, summed by the database over what the read does not
+ * keep apart (people without `perPerson`, times without `byTime`), then weighted and tagged.
+ */
+async function readRollup(
+  input: WidgetInput,
+  options: ReadOptions,
+  table: typeof activityRollups | typeof activityDailyRollups,
+  terms: readonly Term[],
+  width: number,
+): Promise<Slice[]> {
+  if (terms.length === 0) return [];
+  const time = 'bucketStart' in table ? table.bucketStart : table.dayStart;
+  const byTime = options.byTime || terms.length > 1 || terms.some((term) => term.weight !== 1);
+  const keepPerson = options.perPerson || false;
+  const at = byTime ? sql<number>`${time}` : sql<number>`0`;
+  const person = keepPerson ? sql<number>`${table.personId}` : sql<number>`0`;
+  const rows = await input.db
+    .select({
+      at: at.mapWith(Number),
+      person: person.mapWith(Number),
+      kind: table.kind,
+      item: table.item,
+      ms: sql<number>`sum(${table.durationMs})`.mapWith(Number),
+      starts: sql<number>`sum(${table.starts})`.mapWith(Number),
+    })
+    .from(table)
+    .where(
+      and(
+        inScope(table.tenantId, input.scope),
+        personCondition(table.personId, input, options.perPerson),
+        inSpans(time, mergedSpans(terms)),
+        inArray(table.kind, [...options.kinds]),
+      ),
+    )
+    .groupBy(...(byTime ? [time] : []), ...(keepPerson ? [table.personId] : []), table.kind, table.item);
+  const slices: Slice[] = [];
+  const termsOf = termsAt(terms, width);
+  const only = terms[0]!;
+  for (const row of rows) {
+    const base = { person: row.person, kind: row.kind, item: row.item };
+    if (!byTime) {
+      slices.push({ ...base, from: only.from, to: only.to, ms: row.ms, starts: row.starts, tag: only.tag });
+      continue;
+    }
+    for (const term of termsOf(row.at)) {
+      slices.push({
+        ...base,
+        from: row.at,
+        to: row.at + width,
+        ms: term.weight * row.ms,
+        starts: term.weight * row.starts,
+        tag: term.tag,
+      });
+    }
+  }
+  return slices;
+}
+
 /**
  * Every slice of time of `kinds` in [from, to] (to included: the range ends at to + 1), and the
  * spans started in it (`starts`, as slices of no length at the span's start).
@@ -54,62 +180,8 @@ async function readSlices(input: WidgetInput, options: ReadOptions): Promise<Sli
   const { db, scope, from, to, now } = input;
   const end = to + 1;
   if (input.people && input.people.length === 0) return [];
-  const pieces = decomposeRange(from, to);
-  const bucketSpans = [...pieces.buckets];
-  if (pieces.days && !options.daily) bucketSpans.push(pieces.days);
-  const slices: Slice[] = [];
+  const plan = typeof options.daily === 'object' ? options.daily : rangePlan(from, to, options.daily);
   const kinds = [...options.kinds];
-
-  if (pieces.days && options.daily) {
-    const daily = activityDailyRollups;
-    const rows = await db
-      .select({
-        at: daily.dayStart,
-        person: daily.personId,
-        kind: daily.kind,
-        item: daily.item,
-        ms: daily.durationMs,
-        starts: daily.starts,
-      })
-      .from(daily)
-      .where(
-        and(
-          inScope(daily.tenantId, scope),
-          personCondition(daily.personId, input, options.perPerson),
-          inSpans(daily.dayStart, [pieces.days]),
-          inArray(daily.kind, kinds),
-        ),
-      );
-    for (const row of rows) {
-      const at = Number(row.at);
-      slices.push({ ...row, from: at, to: at + DAY_MS, ms: Number(row.ms), starts: Number(row.starts) });
-    }
-  }
-  if (bucketSpans.length) {
-    const bucket = activityRollups;
-    const rows = await db
-      .select({
-        at: bucket.bucketStart,
-        person: bucket.personId,
-        kind: bucket.kind,
-        item: bucket.item,
-        ms: bucket.durationMs,
-        starts: bucket.starts,
-      })
-      .from(bucket)
-      .where(
-        and(
-          inScope(bucket.tenantId, scope),
-          personCondition(bucket.personId, input, options.perPerson),
-          inSpans(bucket.bucketStart, bucketSpans),
-          inArray(bucket.kind, kinds),
-        ),
-      );
-    for (const row of rows) {
-      const at = Number(row.at);
-      slices.push({ ...row, from: at, to: at + BUCKET_MS, ms: Number(row.ms), starts: Number(row.starts) });
-    }
-  }
 
   // The raw spans: closed ones over the sub-bucket ends, open ones over the whole range, and the
   // starts in the ends. Without filters every span (a key with no person counts for the company);
@@ -120,52 +192,96 @@ async function readSlices(input: WidgetInput, options: ReadOptions): Promise<Sli
     : options.perPerson
       ? isNotNull(span.userId)
       : undefined;
-  const rawOverlap = pieces.raw.map((piece) =>
+  const rawOverlap = plan.raw.map((piece) =>
     and(
       lt(span.startedAt, piece.to),
       sql`${span.endedAt} > ${piece.from}`,
       gte(span.startedAt, piece.from - DAY_BEFORE),
     ),
   );
-  const rows = await db
-    .select({
-      person: span.userId,
-      kind: span.kind,
-      application: span.application,
-      statusId: span.statusId,
-      taskId: span.taskId,
-      startedAt: span.startedAt,
-      endedAt: span.endedAt,
-    })
-    .from(span)
-    .where(
-      and(
-        inScope(span.tenantId, scope),
-        inArray(span.kind, kinds),
-        personOfSpan,
-        or(and(sql`${span.endedAt} is null`, lt(span.startedAt, Math.min(end, now))), ...rawOverlap),
+  const [daily, buckets, rows] = await Promise.all([
+    readRollup(input, options, activityDailyRollups, plan.days, DAY_MS),
+    readRollup(input, options, activityRollups, plan.buckets, BUCKET_MS),
+    db
+      .select({
+        person: span.userId,
+        kind: span.kind,
+        application: span.application,
+        statusId: span.statusId,
+        taskId: span.taskId,
+        startedAt: span.startedAt,
+        endedAt: span.endedAt,
+      })
+      .from(span)
+      .where(
+        and(
+          inScope(span.tenantId, scope),
+          inArray(span.kind, kinds),
+          personOfSpan,
+          or(and(sql`${span.endedAt} is null`, lt(span.startedAt, Math.min(end, now))), ...rawOverlap),
+        ),
       ),
-    );
+  ]);
+  const slices: Slice[] = [...daily, ...buckets];
   const openEnd = Math.min(end, now);
   for (const row of rows) {
-    const base = { person: row.person ?? 0, kind: row.kind, item: itemOf(row) };
+    const base = { person: row.person ?? 0, kind: row.kind, item: itemOf(row), tag: RAW_TAG };
     const started = Number(row.startedAt);
     if (row.endedAt === null) {
       const clipFrom = Math.max(started, from);
       if (openEnd > clipFrom) slices.push({ ...base, from: clipFrom, to: openEnd, ms: openEnd - clipFrom, starts: 0 });
     } else {
       const ended = Number(row.endedAt);
-      for (const piece of pieces.raw) {
+      for (const piece of plan.raw) {
         const clipFrom = Math.max(started, piece.from);
         const clipTo = Math.min(ended, piece.to);
         if (clipTo > clipFrom) slices.push({ ...base, from: clipFrom, to: clipTo, ms: clipTo - clipFrom, starts: 0 });
       }
     }
-    if (pieces.raw.some((piece) => started >= piece.from && started < piece.to)) {
+    if (plan.raw.some((piece) => started >= piece.from && started < piece.to)) {
       slices.push({ ...base, from: started, to: started, ms: 0, starts: 1 });
     }
   }
   return slices;
+}
+
+const floorTo = (value: number, unit: number) => value - (((value % unit) + unit) % unit);
+const ceilTo = (value: number, unit: number) => floorTo(value + unit - 1, unit);
+
+/**
+ * The plan of [from, to] cut into the days of a zone (docs/reports.md, "Executed time per day"),
+ * each term tagged with its day's index: a day's whole buckets are its nearest UTC day from the
+ * daily rollups plus and minus the 15-minute buckets between the two midnights (when that reads
+ * fewer buckets than the day has), else its buckets; its sub-bucket ends are raw.
+ */
+function zonedDaysPlan(from: number, to: number, days: readonly ZonedDay[]): ReadPlan {
+  const plan: ReadPlan = { days: [], buckets: [], raw: [] };
+  const end = to + 1;
+  days.forEach((day, tag) => {
+    const a = Math.max(day.start, from);
+    const b = Math.min(day.end, end);
+    if (b <= a) return;
+    const first = ceilTo(a, BUCKET_MS);
+    const last = floorTo(b, BUCKET_MS);
+    if (first >= last) {
+      plan.raw.push({ from: a, to: b });
+      return;
+    }
+    if (a < first) plan.raw.push({ from: a, to: first });
+    if (last < b) plan.raw.push({ from: last, to: b });
+    const utcDay = Math.round(first / DAY_MS) * DAY_MS;
+    const edges = Math.abs(first - utcDay) + Math.abs(last - (utcDay + DAY_MS));
+    if (utcDay >= last || utcDay + DAY_MS <= first || edges >= last - first) {
+      plan.buckets.push({ from: first, to: last, weight: 1, tag });
+      return;
+    }
+    plan.days.push({ from: utcDay, to: utcDay + DAY_MS, weight: 1, tag });
+    if (first < utcDay) plan.buckets.push({ from: first, to: utcDay, weight: 1, tag });
+    if (first > utcDay) plan.buckets.push({ from: utcDay, to: first, weight: -1, tag });
+    if (last > utcDay + DAY_MS) plan.buckets.push({ from: utcDay + DAY_MS, to: last, weight: 1, tag });
+    if (last < utcDay + DAY_MS) plan.buckets.push({ from: last, to: utcDay + DAY_MS, weight: -1, tag });
+  });
+  return plan;
 }
 
 /** A slice cut at the 15-minute boundaries (a rollup row of a bucket is one piece already). */
@@ -198,6 +314,17 @@ function hourOfDay(timeZone: string) {
 }
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The first `limit` entries, most first by `value`, ties by name (code-point order), then id. */
+function ranked<T>(
+  entries: readonly T[],
+  value: (entry: T) => number,
+  name: (entry: T) => string,
+  id: (entry: T) => number = () => 0,
+  limit = Number.POSITIVE_INFINITY,
+): T[] {
+  return [...entries].sort((a, b) => value(b) - value(a) || byName(name(a), name(b)) || id(a) - id(b)).slice(0, limit);
+}
 
 /** Sums of ms and starts by item. */
 function totalsByItem(slices: readonly Slice[]) {
@@ -237,12 +364,15 @@ async function statusTotals(input: WidgetInput) {
   const slices = await readSlices(input, { kinds: ['status'], daily: true, perPerson: false });
   const totals = totalsByItem(slices);
   const names = await statusNames(input, idItems(totals));
-  return [...totals]
-    .flatMap(([item, total]) => {
+  return ranked(
+    [...totals].flatMap(([item, total]) => {
       const status = names.get(Number(item));
       return status ? [{ statusId: Number(item), name: status.name, color: status.color, ...total }] : [];
-    })
-    .sort((a, b) => b.ms - a.ms || byName(a.name, b.name) || a.statusId - b.statusId);
+    }),
+    (status) => status.ms,
+    (status) => status.name,
+    (status) => status.statusId,
+  );
 }
 
 type Interval = [number, number];
@@ -284,7 +414,13 @@ export type RollupWidgetDeps = {
 export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
   return {
     async hourly_activity(input) {
-      const slices = await readSlices(input, { kinds: ['session', 'idle'], daily: false, perPerson: false });
+      // The 15-minute rows summed per bucket by the database (a company's month is ~3,000 of them).
+      const slices = await readSlices(input, {
+        kinds: ['session', 'idle'],
+        daily: false,
+        perPerson: false,
+        byTime: true,
+      });
       const hourOf = hourOfDay(input.tz);
       const session = new Array<number>(24).fill(0);
       const idle = new Array<number>(24).fill(0);
@@ -301,32 +437,49 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
 
     async top_applications(input) {
       const totals = totalsByItem(await readSlices(input, { kinds: ['app'], daily: true, perPerson: false }));
-      return [...totals]
-        .filter(([, total]) => total.ms > 0)
-        .map(([application, total]) => ({ application, durationMs: total.ms }))
-        .sort((a, b) => b.durationMs - a.durationMs || byName(a.application, b.application))
-        .slice(0, 10);
+      return ranked(
+        [...totals]
+          .filter(([, total]) => total.ms > 0)
+          .map(([application, total]) => ({ application, durationMs: total.ms })),
+        (entry) => entry.durationMs,
+        (entry) => entry.application,
+        undefined,
+        10,
+      );
     },
 
     async application_frequency(input) {
       const totals = totalsByItem(await readSlices(input, { kinds: ['app'], daily: true, perPerson: false }));
-      return [...totals]
-        .filter(([, total]) => total.starts > 0)
-        .map(([application, total]) => ({ application, count: total.starts }))
-        .sort((a, b) => b.count - a.count || byName(a.application, b.application))
-        .slice(0, 10);
+      return ranked(
+        [...totals]
+          .filter(([, total]) => total.starts > 0)
+          .map(([application, total]) => ({ application, count: total.starts })),
+        (entry) => entry.count,
+        (entry) => entry.application,
+        undefined,
+        10,
+      );
     },
 
     async application_duration(input) {
-      const slices = await readSlices(input, { kinds: ['app'], daily: false, perPerson: false });
-      const totals = [...totalsByItem(slices)]
-        .filter(([, total]) => total.ms > 0)
-        .sort((a, b) => b[1].ms - a[1].ms || byName(a[0], b[0]));
-      if (totals.length === 0) return [];
-      const top = totals.slice(0, 5).map(([application]) => application);
-      const labels = totals.length > 5 ? [...top, 'Other'] : top;
       const days = zonedDays(input.from, input.to, input.tz);
-      const perDay = days.map(() => new Map<string, number>(labels.map((label) => [label, 0])));
+      const slices = await readSlices(input, {
+        kinds: ['app'],
+        daily: zonedDaysPlan(input.from, input.to, days),
+        perPerson: false,
+      });
+      const totals = [...totalsByItem(slices)].filter(([, total]) => total.ms > 0);
+      if (totals.length === 0) return [];
+      const top = ranked(
+        totals,
+        ([, total]) => total.ms,
+        ([application]) => application,
+        undefined,
+        5,
+      ).map(([application]) => application);
+      const other = totals.length > 5;
+      const perDay = days.map(() => new Map<string, number>(top.map((label) => [label, 0])));
+      const otherPerDay = days.map(() => 0);
       const dayOf = (at: number) => {
         let low = 0;
         let high = days.length - 1;
@@ -338,17 +491,24 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
         return low;
       };
       const topSet = new Set(top);
+      const add = (index: number, item: string, ms: number) => {
+        if (topSet.has(item)) perDay[index]!.set(item, perDay[index]!.get(item)! + ms);
+        else otherPerDay[index]! += ms;
+      };
       for (const slice of slices) {
-        for (const piece of quarters(slice)) {
-          if (piece.ms === 0) continue;
-          const label = topSet.has(piece.item) ? piece.item : 'Other';
-          const day = perDay[dayOf(piece.from)]!;
-          day.set(label, day.get(label)! + piece.ms);
+        if (slice.tag !== RAW_TAG) {
+          add(slice.tag, slice.item, slice.ms);
+          continue;
         }
+        for (const piece of quarters(slice)) if (piece.ms !== 0) add(dayOf(piece.from), piece.item, piece.ms);
       }
-      return days.flatMap((day, index) =>
-        labels.map((application) => ({ date: day.date, application, durationMs: perDay[index]!.get(application)! })),
-      );
+      return days.flatMap((day, index) => [
+        ...top.map((application) => ({ date: day.date, application, durationMs: perDay[index]!.get(application)! })),
+        // The sum of the rest, flagged: an application may be named "Other" too.
+        ...(other
+          ? [{ date: day.date, application: 'Other', durationMs: otherPerDay[index]!, other: true as const }]
+          : []),
+      ]);
     },
 
     async top_statuses(input) {
@@ -385,13 +545,16 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
     async top_tasks(input) {
       const totals = totalsByItem(await readSlices(input, { kinds: ['task'], daily: true, perPerson: false }));
       const names = await taskNames(input, idItems(totals));
-      return [...totals]
-        .flatMap(([item, total]) => {
+      return ranked(
+        [...totals].flatMap(([item, total]) => {
           const name = names.get(Number(item));
           return name !== undefined && total.ms > 0 ? [{ taskId: Number(item), name, durationMs: total.ms }] : [];
-        })
-        .sort((a, b) => b.durationMs - a.durationMs || byName(a.name, b.name) || a.taskId - b.taskId)
-        .slice(0, 10);
+        }),
+        (task) => task.durationMs,
+        (task) => task.name,
+        (task) => task.taskId,
+        10,
+      );
     },
 
     async task_productivity(input) {
@@ -449,8 +612,8 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
         }
       }
       const names = await taskNames(input, [...perTask.keys()]);
-      return [...perTask]
-        .flatMap(([taskId, total]) => {
+      return ranked(
+        [...perTask].flatMap(([taskId, total]) => {
           const name = names.get(taskId);
           if (name === undefined) return [];
           const sum = total.activeMs + total.idleMs;
@@ -464,9 +627,11 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
               ms: total.ms,
             },
           ];
-        })
-        .sort((a, b) => b.ms - a.ms || byName(a.name, b.name) || a.taskId - b.taskId)
-        .map(({ ms: _ms, ...task }) => task);
+        }),
+        (task) => task.ms,
+        (task) => task.name,
+        (task) => task.taskId,
+      ).map(({ ms: _ms, ...task }) => task);
     },
 
     async active_users(input) {
