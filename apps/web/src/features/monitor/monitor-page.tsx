@@ -9,6 +9,7 @@ import { SettingsModal } from './settings-modal';
 import { useDashboardLayout } from './use-dashboard-layout';
 import { WIDGET_MIN_HEIGHT } from './widget-card';
 import { WidgetGrid } from './widget-grid';
+import { WidgetParamsProvider } from './widgets/widget-query';
 
 /** Two columns of card-sized placeholders while the layout loads, so nothing jumps when it comes. */
 function GridSkeleton() {
@@ -67,7 +68,9 @@ export function MonitorPage() {
           </Stack>
         </Card>
       ) : (
-        <WidgetGrid layout={layout} onChange={change} />
+        <WidgetParamsProvider filters={filters}>
+          <WidgetGrid layout={layout} onChange={change} />
+        </WidgetParamsProvider>
       )}
       <FilterModal opened={modal === 'filters'} onClose={close} filters={filters} onApply={setFilters} />
       {layout && <SettingsModal opened={modal === 'settings'} onClose={close} layout={layout} onChange={change} />}

@@ -1,0 +1,70 @@
+import type { WidgetAnswer } from '@opsdeck/contract/monitor';
+import { useTranslation } from 'react-i18next';
+import type { Column } from '../../../components/data-table/data-table';
+import { ChartFrame } from './chart-frame';
+import { formatDay, formatDuration, formatHours, formatShortDay, toHours } from './format';
+import { StackedBarsChart } from './lazy-charts';
+import { OTHER_COLOR, seriesColor, type ViewProps } from './view';
+
+type Entry = WidgetAnswer<'application_duration'>[number];
+
+/** The server's name for the sum of the applications after the five longest. */
+const OTHER = 'Other';
+
+/**
+ * Each day's time of the range's five longest applications and `Other`, one stacked bar a day.
+ * The answer has every day and application (zeros too), days in order and applications in the
+ * range's order; the table keeps the days with time.
+ */
+export function ApplicationDurationView({ data, title }: ViewProps<'application_duration'>) {
+  const { t } = useTranslation();
+  const applications = [...new Set(data.map((entry) => entry.application))];
+  // Series keys are plain identifiers: an application's name may hold dots, which recharts reads as a path.
+  const key = (application: string) => `s${applications.indexOf(application)}`;
+  const days = new Map<string, Record<string, string | number>>();
+  for (const entry of data) {
+    const day = days.get(entry.date) ?? { date: entry.date };
+    day[key(entry.application)] = toHours(entry.durationMs);
+    days.set(entry.date, day);
+  }
+  const series = applications.map((application, index) => ({
+    name: key(application),
+    label: application === OTHER ? t('monitor.widget.other') : application,
+    color: application === OTHER ? OTHER_COLOR : seriesColor(index),
+  }));
+  const columns: Column<Entry>[] = [
+    {
+      key: 'date',
+      header: t('monitor.widget.columns.day'),
+      value: (row) => row.date,
+      render: (row) => formatDay(row.date),
+    },
+    { key: 'application', header: t('monitor.widget.columns.application'), value: (row) => row.application },
+    {
+      key: 'time',
+      header: t('monitor.widget.columns.time'),
+      value: (row) => row.durationMs,
+      render: (row) => formatDuration(row.durationMs),
+      align: 'right',
+    },
+  ];
+  return (
+    <ChartFrame
+      title={title}
+      table={{
+        columns,
+        rows: data.filter((entry) => entry.durationMs > 0),
+        rowKey: (row) => `${row.date} ${row.application}`,
+      }}
+      chart={
+        <StackedBarsChart
+          data={[...days.values()]}
+          dataKey="date"
+          series={series}
+          formatCategory={formatShortDay}
+          formatValue={formatHours}
+        />
+      }
+    />
+  );
+}

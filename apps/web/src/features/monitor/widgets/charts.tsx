@@ -1,0 +1,94 @@
+import '@mantine/charts/styles.css';
+import { AreaChart, BarChart } from '@mantine/charts';
+import type { MantineColor } from '@mantine/core';
+import { CHART_HEIGHT } from './chart-frame';
+
+/**
+ * The monitor's recharts-drawn charts, in one chunk of their own loaded only once a widget has
+ * something to draw (`lazy-charts.ts`). Each is a picture: `ChartFrame` names it (role img) and
+ * keeps the same figures as a table, so recharts' own keyboard layer is switched off (a second,
+ * tooltip-only way to the same numbers). Colours are the theme's, on the frame's dark box.
+ */
+
+export interface ChartSeries {
+  /** The data's key: a plain identifier (recharts reads dots in a key as a path). */
+  name: string;
+  label: string;
+  color: MantineColor;
+}
+
+const DARK_BOX = { textColor: 'gray.3', gridColor: 'dark.4', accessibilityLayer: false } as const;
+
+/** One bar per item, longest first, its name on the left (top applications, statuses, tasks). */
+export function TopBarsChart({
+  bars,
+  seriesLabel,
+  formatValue,
+}: {
+  bars: readonly { name: string; value: number; color?: MantineColor }[];
+  seriesLabel: string;
+  formatValue: (value: number) => string;
+}) {
+  return (
+    <BarChart
+      {...DARK_BOX}
+      h={CHART_HEIGHT}
+      data={[...bars]}
+      dataKey="name"
+      orientation="vertical"
+      series={[{ name: 'value', label: seriesLabel, color: 'indigo.4' }]}
+      cursorFill="dark.5"
+      valueFormatter={formatValue}
+      yAxisProps={{ width: 120, tickFormatter: (name: string) => (name.length > 16 ? `${name.slice(0, 15)}…` : name) }}
+      maxBarWidth={22}
+    />
+  );
+}
+
+interface SeriesChartProps {
+  data: Record<string, string | number>[];
+  dataKey: string;
+  series: readonly ChartSeries[];
+  formatCategory: (value: string) => string;
+  formatValue: (value: number) => string;
+}
+
+/** Series stacked over categories as areas (active and idle time by hour of the day). */
+export function StackedAreaChart({ data, dataKey, series, formatCategory, formatValue }: SeriesChartProps) {
+  return (
+    <AreaChart
+      {...DARK_BOX}
+      h={CHART_HEIGHT}
+      data={data}
+      dataKey={dataKey}
+      type="stacked"
+      series={[...series]}
+      withLegend
+      withDots={false}
+      curveType="monotone"
+      valueFormatter={formatValue}
+      xAxisProps={{ tickFormatter: (value: string | number) => formatCategory(String(value)) }}
+      tooltipProps={{ labelFormatter: (label) => formatCategory(String(label)) }}
+    />
+  );
+}
+
+/** Series stacked in one bar per category (each day's time per application). */
+export function StackedBarsChart({ data, dataKey, series, formatCategory, formatValue }: SeriesChartProps) {
+  return (
+    <BarChart
+      {...DARK_BOX}
+      h={CHART_HEIGHT}
+      data={data}
+      dataKey={dataKey}
+      type="stacked"
+      series={[...series]}
+      withLegend
+      cursorFill="dark.5"
+      valueFormatter={formatValue}
+      xAxisProps={{ tickFormatter: (value: string | number) => formatCategory(String(value)) }}
+      tooltipProps={{ labelFormatter: (label) => formatCategory(String(label)) }}
+      maxBarWidth={28}
+    />
+  );
+}
