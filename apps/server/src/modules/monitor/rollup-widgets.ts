@@ -375,6 +375,18 @@ async function statusTotals(input: WidgetInput) {
   );
 }
 
+/** The 10 applications with the most time (`ms`) or starts in the range, above 0, as [name, value]. */
+async function topApplications(input: WidgetInput, by: 'ms' | 'starts') {
+  const totals = totalsByItem(await readSlices(input, { kinds: ['app'], daily: true, perPerson: false }));
+  return ranked(
+    [...totals].map(([application, total]) => [application, total[by]] as const).filter(([, value]) => value > 0),
+    ([, value]) => value,
+    ([application]) => application,
+    undefined,
+    10,
+  );
+}
+
 type Interval = [number, number];
 
 /** Sorted, merged intervals. */
@@ -436,29 +448,11 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
     },
 
     async top_applications(input) {
-      const totals = totalsByItem(await readSlices(input, { kinds: ['app'], daily: true, perPerson: false }));
-      return ranked(
-        [...totals]
-          .filter(([, total]) => total.ms > 0)
-          .map(([application, total]) => ({ application, durationMs: total.ms })),
-        (entry) => entry.durationMs,
-        (entry) => entry.application,
-        undefined,
-        10,
-      );
+      return (await topApplications(input, 'ms')).map(([application, durationMs]) => ({ application, durationMs }));
     },
 
     async application_frequency(input) {
-      const totals = totalsByItem(await readSlices(input, { kinds: ['app'], daily: true, perPerson: false }));
-      return ranked(
-        [...totals]
-          .filter(([, total]) => total.starts > 0)
-          .map(([application, total]) => ({ application, count: total.starts })),
-        (entry) => entry.count,
-        (entry) => entry.application,
-        undefined,
-        10,
-      );
+      return (await topApplications(input, 'starts')).map(([application, count]) => ({ application, count }));
     },
 
     async application_duration(input) {

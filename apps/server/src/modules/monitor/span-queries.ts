@@ -61,20 +61,38 @@ export function overlapping(from: number, to: number, now: number): SQL {
   ) as SQL;
 }
 
+/**
+ * The spans of the input's people (or of `people`, a condition on them) that `where` keeps, in
+ * `order` (ties by id), at most `limit`: every raw read of spans alone goes through here.
+ */
+async function selectSpans(
+  input: WidgetInput,
+  where: SQL | undefined,
+  order: SQL,
+  limit?: number,
+  people: SQL | undefined = spanPeople(input),
+): Promise<RawSpan[]> {
+  if (input.people !== null && input.people.length === 0) return [];
+  const query = input.db
+    .select(spanColumns)
+    .from(activitySpans)
+    .where(and(people, where))
+    .orderBy(order, asc(activitySpans.id));
+  return (limit === undefined ? await query : await query.limit(limit)) as RawSpan[];
+}
+
 /** The spans of the kinds that overlap [from, to), of the input's people. */
-export async function readSpans(
+export function readSpans(
   input: WidgetInput,
   kinds: readonly ActivityKind[],
   from: number,
   to: number,
 ): Promise<RawSpan[]> {
-  if (input.people !== null && input.people.length === 0) return [];
-  const rows = await input.db
-    .select(spanColumns)
-    .from(activitySpans)
-    .where(and(spanPeople(input), inArray(activitySpans.kind, [...kinds]), overlapping(from, to, input.now)))
-    .orderBy(asc(activitySpans.startedAt), asc(activitySpans.id));
-  return rows as RawSpan[];
+  return selectSpans(
+    input,
+    and(inArray(activitySpans.kind, [...kinds]), overlapping(from, to, input.now)),
+    asc(activitySpans.startedAt),
+  );
 }
 
 /** The schedules (not archived) of the input's people that overlap [from, to). */
@@ -133,7 +151,7 @@ export async function taskNamesOf(input: WidgetInput, ids: Iterable<number>): Pr
  * The newest spans of a kind that start in [from, to] (at most `limit`), optionally only those
  * lasting at least `minMs` (open ones up to now): the action timeline's and alerts' reads.
  */
-export async function newestStarts(
+export function newestStarts(
   input: WidgetInput,
   kind: ActivityKind,
   from: number,
@@ -141,45 +159,35 @@ export async function newestStarts(
   limit: number,
   minMs = 0,
 ): Promise<RawSpan[]> {
-  if (input.people !== null && input.people.length === 0) return [];
-  const rows = await input.db
-    .select(spanColumns)
-    .from(activitySpans)
-    .where(
-      and(
-        spanPeople(input),
-        eq(activitySpans.kind, kind),
-        gte(activitySpans.startedAt, from),
-        lte(activitySpans.startedAt, to),
-        minMs > 0
-          ? sql`coalesce(${activitySpans.endedAt}, ${input.now}::bigint) - ${activitySpans.startedAt} >= ${minMs}::bigint`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(activitySpans.startedAt), asc(activitySpans.id))
-    .limit(limit);
-  return rows as RawSpan[];
+  return selectSpans(
+    input,
+    and(
+      eq(activitySpans.kind, kind),
+      gte(activitySpans.startedAt, from),
+      lte(activitySpans.startedAt, to),
+      minMs > 0
+        ? sql`coalesce(${activitySpans.endedAt}, ${input.now}::bigint) - ${activitySpans.startedAt} >= ${minMs}::bigint`
+        : undefined,
+    ),
+    desc(activitySpans.startedAt),
+    limit,
+  );
 }
 
 /** The newest session ends in [from, to] (at most `limit`). */
-export async function newestSessionEnds(input: WidgetInput, from: number, to: number, limit: number) {
-  if (input.people !== null && input.people.length === 0) return [];
-  const rows = await input.db
-    .select(spanColumns)
-    .from(activitySpans)
-    .where(
-      and(
-        spanPeople(input),
-        eq(activitySpans.kind, 'session'),
-        gte(activitySpans.startedAt, from - SPAN_MAX_MS),
-        lte(activitySpans.startedAt, to),
-        gte(activitySpans.endedAt, from),
-        lte(activitySpans.endedAt, to),
-      ),
-    )
-    .orderBy(desc(activitySpans.endedAt), asc(activitySpans.id))
-    .limit(limit);
-  return rows as RawSpan[];
+export function newestSessionEnds(input: WidgetInput, from: number, to: number, limit: number) {
+  return selectSpans(
+    input,
+    and(
+      eq(activitySpans.kind, 'session'),
+      gte(activitySpans.startedAt, from - SPAN_MAX_MS),
+      lte(activitySpans.startedAt, to),
+      gte(activitySpans.endedAt, from),
+      lte(activitySpans.endedAt, to),
+    ),
+    desc(activitySpans.endedAt),
+    limit,
+  );
 }
 
 /**
@@ -213,21 +221,14 @@ export async function appTimelinePeople(input: WidgetInput, from: number, to: nu
 }
 
 /** A person's latest `limit` app spans overlapping [from, to), newest first. */
-export async function latestAppSpans(input: WidgetInput, userId: number, from: number, to: number, limit: number) {
-  const rows = await input.db
-    .select(spanColumns)
-    .from(activitySpans)
-    .where(
-      and(
-        inScope(activitySpans.tenantId, input.scope),
-        eq(activitySpans.userId, userId),
-        eq(activitySpans.kind, 'app'),
-        overlapping(from, to, input.now),
-      ),
-    )
-    .orderBy(desc(activitySpans.startedAt), asc(activitySpans.id))
-    .limit(limit);
-  return rows as RawSpan[];
+export function latestAppSpans(input: WidgetInput, userId: number, from: number, to: number, limit: number) {
+  return selectSpans(
+    input,
+    and(eq(activitySpans.kind, 'app'), overlapping(from, to, input.now)),
+    desc(activitySpans.startedAt),
+    limit,
+    and(inScope(activitySpans.tenantId, input.scope), eq(activitySpans.userId, userId)),
+  );
 }
 
 /**
