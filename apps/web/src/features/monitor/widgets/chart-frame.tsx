@@ -49,7 +49,8 @@ export function ChartFrame<T>({ title, chart, table }: { title: string; chart: R
           <div role="img" aria-label={t('monitor.widget.chartOf', { title })} data-testid="widget-chart">
             <Suspense
               fallback={
-                <Center h={CHART_HEIGHT}>
+                // Busy until the chart's chunk is in: the browser tests' accessibility check waits for it.
+                <Center h={CHART_HEIGHT} aria-busy="true">
                   <Loader size="sm" color="gray.3" aria-hidden="true" />
                 </Center>
               }

@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import type { MantineColor } from '@mantine/core';
+import type { CSSProperties } from 'react';
 import { CHART_HEIGHT } from './chart-frame';
 
 /**
@@ -18,6 +19,9 @@ export interface ChartSeries {
 }
 
 const DARK_BOX = { textColor: 'gray.3', gridColor: 'dark.4', accessibilityLayer: false } as const;
+// The bar charts' hover band, set as their CSS variable: BarChart 9.7.3 also hands its `cursorFill`
+// prop on to its root element, which React warns about.
+const DARK_CURSOR = { '--chart-cursor-fill': 'var(--mantine-color-dark-5)' } as CSSProperties;
 
 /** One bar per item, longest first, its name on the left (top applications, statuses, tasks). */
 export function TopBarsChart({
@@ -37,7 +41,7 @@ export function TopBarsChart({
       dataKey="name"
       orientation="vertical"
       series={[{ name: 'value', label: seriesLabel, color: 'indigo.4' }]}
-      cursorFill="dark.5"
+      style={DARK_CURSOR}
       valueFormatter={formatValue}
       yAxisProps={{ width: 120, tickFormatter: (name: string) => (name.length > 16 ? `${name.slice(0, 15)}…` : name) }}
       maxBarWidth={22}
@@ -84,7 +88,7 @@ export function StackedBarsChart({ data, dataKey, series, formatCategory, format
       type="stacked"
       series={[...series]}
       withLegend
-      cursorFill="dark.5"
+      style={DARK_CURSOR}
       valueFormatter={formatValue}
       xAxisProps={{ tickFormatter: (value: string | number) => formatCategory(String(value)) }}
       tooltipProps={{ labelFormatter: (label) => formatCategory(String(label)) }}
