@@ -281,31 +281,67 @@ export async function idleInSchedules(
 
 export type RawBreak = RawSpan & { statusName: string; threshold: number };
 
+/** A span's length: up to its end, or up to now while open (never below 0). */
+const lengthUpTo = (now: number) =>
+  sql`greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${now}::bigint)) - ${activitySpans.startedAt}`;
+
 /**
- * The breaks that start in [from, to]: status spans whose status (of the span's company) has a
- * threshold above 0, with the status's name and threshold in minutes.
+ * The status spans that start in [from, to] whose status (of the span's company) has a threshold
+ * above 0, joined to it: the breaks of break_adherence and alerts.
  */
-export async function readBreaks(input: WidgetInput, from: number, to: number): Promise<RawBreak[]> {
+function breaksFrom(input: WidgetInput, from: number, to: number) {
+  return and(
+    spanPeople(input),
+    eq(activitySpans.kind, 'status'),
+    gte(activitySpans.startedAt, from),
+    lte(activitySpans.startedAt, to),
+  );
+}
+
+const breakStatus = and(
+  eq(statuses.id, activitySpans.statusId),
+  eq(statuses.tenantId, activitySpans.tenantId),
+  gt(statuses.threshold, 0),
+);
+
+/**
+ * The breaks that start in [from, to] (status spans whose status, of the span's company, has a
+ * threshold above 0), with the status's name and threshold in minutes; `overOnly`: only those
+ * longer than their threshold (open ones up to now).
+ */
+export async function readBreaks(input: WidgetInput, from: number, to: number, overOnly = false): Promise<RawBreak[]> {
   if (input.people !== null && input.people.length === 0) return [];
+  const length = lengthUpTo(input.now);
   const rows = await input.db
     .select({ ...spanColumns, statusName: statuses.name, threshold: statuses.threshold })
     .from(activitySpans)
-    .innerJoin(
-      statuses,
-      and(
-        eq(statuses.id, activitySpans.statusId),
-        eq(statuses.tenantId, activitySpans.tenantId),
-        gt(statuses.threshold, 0),
-      ),
-    )
+    .innerJoin(statuses, breakStatus)
     .where(
       and(
-        spanPeople(input),
-        eq(activitySpans.kind, 'status'),
-        gte(activitySpans.startedAt, from),
-        lte(activitySpans.startedAt, to),
+        breaksFrom(input, from, to),
+        overOnly ? sql`${length} > ${statuses.threshold}::bigint * ${MINUTE_MS}::bigint` : undefined,
       ),
     )
     .orderBy(asc(activitySpans.startedAt), asc(activitySpans.id));
   return rows as RawBreak[];
+}
+
+/**
+ * Per person, the breaks that start in [from, to], those over their threshold and the time over
+ * (open ones up to now): summed by the database, so a month of a company's breaks is not sent over.
+ */
+export async function breakTotals(input: WidgetInput, from: number, to: number) {
+  if (input.people !== null && input.people.length === 0) return [];
+  const over = sql`greatest(0, ${lengthUpTo(input.now)} - ${statuses.threshold}::bigint * ${MINUTE_MS}::bigint)`;
+  return input.db
+    .select({
+      userId: sql<number>`${activitySpans.userId}`.mapWith(Number),
+      breaks: sql<number>`count(*)`.mapWith(Number),
+      overThreshold: sql<number>`count(*) filter (where ${over} > 0)`.mapWith(Number),
+      overMs: sql<number>`coalesce(sum(${over}), 0)`.mapWith(Number),
+    })
+    .from(activitySpans)
+    .innerJoin(statuses, breakStatus)
+    .where(breaksFrom(input, from, to))
+    .groupBy(activitySpans.userId);
 }

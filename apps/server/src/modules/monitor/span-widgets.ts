@@ -2,6 +2,7 @@ import type { WidgetAnswer } from '@opsdeck/contract/monitor';
 import { zonedDays } from '../reports/ranges';
 import {
   appTimelinePeople,
+  breakTotals,
   HOUR_MS,
   idleInSchedules,
   latestAppSpans,
@@ -120,9 +121,8 @@ async function attendance(input: WidgetInput): Promise<ScheduleAttendance[]> {
   if (ended.length === 0) return [];
   const from = Math.min(...ended.map((schedule) => schedule.start)) - ATTENDANCE_EARLY_MS;
   const to = Math.max(...ended.map((schedule) => schedule.end));
-  const sessions = byPerson(
-    await readSpans({ ...input, people: [...new Set(ended.map((s) => s.userId))] }, ['session'], from, to),
-  );
+  // The scope's (or the filter's) sessions: a list of every scheduled person would be as long.
+  const sessions = byPerson(await readSpans(input, ['session'], from, to));
   return ended.map((schedule) => {
     let arrival: number | null = null;
     for (const session of sessions.get(schedule.userId) ?? []) {
@@ -136,9 +136,9 @@ async function attendance(input: WidgetInput): Promise<ScheduleAttendance[]> {
   });
 }
 
-/** The breaks starting in the range: their length (up to now), threshold and excess. */
-async function breaks(input: WidgetInput) {
-  return (await readBreaks(input, input.from, input.to)).map((span) => {
+/** The breaks starting in the range over their threshold: their length (up to now), threshold and excess. */
+async function breaksOver(input: WidgetInput) {
+  return (await readBreaks(input, input.from, input.to, true)).map((span) => {
     const durationMs = endOf(span, input.now) - span.start;
     const thresholdMs = span.threshold * MINUTE_MS;
     return {
@@ -248,19 +248,15 @@ export const spanWidgets: WidgetHandlers = {
   },
 
   async break_adherence(input) {
-    const list = await breaks(input);
+    const totals = await breakTotals(input, input.from, input.to);
     const names = await namesOf(
       input,
-      list.map((item) => item.span.userId),
+      totals.map((row) => row.userId),
     );
-    const rows = [...byPerson(list.map((item) => ({ ...item, userId: item.span.userId })))].map(([userId, items]) => ({
-      userId,
-      name: names.get(userId) ?? '',
-      breaks: items.length,
-      overThreshold: items.filter((item) => item.overMs > 0).length,
-      overMs: items.reduce((sum, item) => sum + item.overMs, 0),
-    }));
-    return rows.sort(byName);
+    return totals
+      .map((row) => ({ ...row, name: names.get(row.userId) ?? '' }))
+      .sort(byName)
+      .map(({ userId, name, breaks, overThreshold, overMs }) => ({ userId, name, breaks, overThreshold, overMs }));
   },
 
   async action_timeline(input) {
@@ -332,7 +328,7 @@ export const spanWidgets: WidgetHandlers = {
   async alerts(input) {
     const [schedules, breakList, longIdle] = await Promise.all([
       attendance(input),
-      breaks(input),
+      breaksOver(input),
       newestStarts(input, 'idle', input.from, input.to, 10_000, ALERT_IDLE_MS),
     ]);
     type Alert = { at: number; userId: number; kind: 'late' | 'absent' | 'break_over' | 'idle_long'; message: string };
