@@ -36,8 +36,14 @@ export interface Workdays {
   tasks: WorkdayTask[];
 }
 
+/** A person's seed from their key's e-mail: the live agent and the demo seed draw the same days from it. */
+export const personSeed = (emailAddress: string) => emailAddress.trim().toLowerCase();
+
 /** A planned span: an activity span with its planned end. */
 export type PlannedSpan = Activity & { end: number };
+
+/** A planned span before its id (Omit over each kind of the union). */
+type NewSpan = PlannedSpan extends infer S ? (S extends PlannedSpan ? Omit<S, 'id'> : never) : never;
 
 export type DayOutcome = 'present' | 'late' | 'absent';
 
@@ -232,7 +238,7 @@ export function planDay(
   }
   const outcome: DayOutcome = late ? 'late' : 'present';
   const spans: PlannedSpan[] = [];
-  const add = (span: Omit<PlannedSpan, 'id'>) => {
+  const add = (span: NewSpan) => {
     if (span.end > span.start) spans.push({ id: uuidFrom(random), ...span } as PlannedSpan);
   };
   add({ kind: 'session', start: arrival, end: departure });
@@ -303,7 +309,7 @@ export function planDay(
     if (block.status) add({ kind: 'status', start: block.start, end: block.end, statusId: block.status.id });
     if (block.isBreak) continue;
     const own = block.status ? (roles.tasksOf.get(block.status.id) ?? []) : [];
-    // Tasks in turn, 20 to 70 minutes each; the applications of the task at hand.
+    // Tasks in turn, 30 to 90 minutes each; the applications of the task at hand.
     let at = block.start;
     let previousTask: WorkdayTask | undefined;
     let previousApp: string | undefined;
@@ -313,14 +319,14 @@ export function planDay(
       if (own.length) {
         const choices = own.length > 1 ? own.filter((item) => item !== previousTask) : own;
         task = pick(random, choices);
-        taskEnd = toSecond(at + (20 + random() * 50) * MINUTE);
+        taskEnd = toSecond(at + (30 + random() * 60) * MINUTE);
         if (taskEnd > block.end - 5 * MINUTE) taskEnd = block.end;
         add({ kind: 'task', start: at, end: taskEnd, taskId: task.id });
         previousTask = task;
       }
       const apps = applicationsFor(task?.name ?? block.status?.name ?? '');
       for (let appAt = at; appAt < taskEnd; ) {
-        let appEnd = toSecond(appAt + (3 + random() * random() * 42) * MINUTE);
+        let appEnd = toSecond(appAt + (5 + random() * random() * 60) * MINUTE);
         if (appEnd > taskEnd - MINUTE) appEnd = taskEnd;
         const pool = random() < 0.12 ? EVERYDAY : apps;
         // Weighted to the first (the task's main application), never the same twice in a row.

@@ -103,7 +103,7 @@ export async function seedDemoHistory(db: Executor, tenant: DemoTenant, options:
  * Inserts rows in one statement, sent as one JSON parameter: on PGlite, the same logs bound as
  * `values` (22 parameters a row, 500 rows a statement) took two to three times as long.
  */
-async function insertMany<T extends PgTable>(db: Executor, table: T, rows: T['$inferInsert'][]) {
+export async function insertMany<T extends PgTable>(db: Executor, table: T, rows: T['$inferInsert'][]) {
   const columns: Record<string, Column> = getTableColumns(table);
   const records = rows as Record<string, unknown>[];
   const keys = Object.keys(columns).filter((key) => records.some((row) => row[key] !== undefined));

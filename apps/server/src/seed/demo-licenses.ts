@@ -19,20 +19,31 @@ export async function seedDemoPremiumActivities(db: Executor) {
   await db.insert(licenseTypeActivities).values(rows.map((row) => ({ licenseTypeKey: 'pro', activityId: row.id })));
 }
 
-/** A licence of a demo company: which type, how long it still runs, how many keys it allows. */
-type LicensePlan = { type: 'pro' | 'enterprise'; label: string; daysLeft: number; maxAccounts: number };
+/**
+ * A licence of a demo company: which type, how long it still runs, how many keys it allows, and
+ * how many keys it has without a person (generated without a registration file).
+ */
+type LicensePlan = {
+  type: 'pro' | 'enterprise';
+  label: string;
+  daysLeft: number;
+  maxAccounts: number;
+  plainKeys: number;
+};
 
 /**
  * Each company's licences (issue 8): the first company has a pro and an enterprise licence, the
- * second an enterprise one, the third a pro licence that runs out this month.
+ * second an enterprise one, the third a pro licence that runs out this month. Every staff member
+ * (everyone with a schedule: issue 17) has a key with a licence file on one of them, shared out in
+ * order; each licence keeps a few keys to spare.
  */
 export const DEMO_LICENSES: LicensePlan[][] = [
   [
-    { type: 'pro', label: 'Dispatch robots', daysLeft: 300, maxAccounts: 10 },
-    { type: 'enterprise', label: 'Finance back office', daysLeft: 640, maxAccounts: 25 },
+    { type: 'pro', label: 'Dispatch robots', daysLeft: 300, maxAccounts: 10, plainKeys: 2 },
+    { type: 'enterprise', label: 'Finance back office', daysLeft: 640, maxAccounts: 25, plainKeys: 2 },
   ],
-  [{ type: 'enterprise', label: 'Operations', daysLeft: 420, maxAccounts: 20 }],
-  [{ type: 'pro', label: 'Revenue cycle pilot', daysLeft: 0, maxAccounts: 5 }],
+  [{ type: 'enterprise', label: 'Operations', daysLeft: 420, maxAccounts: 20, plainKeys: 2 }],
+  [{ type: 'pro', label: 'Revenue cycle pilot', daysLeft: 0, maxAccounts: 15, plainKeys: 1 }],
 ];
 
 /** Days until the last day of this month, at least one: "expires this month". */
@@ -51,18 +62,32 @@ function macsFor(seed: number, count: number) {
 }
 
 /**
- * The licences of one demo company and their keys: on each licence some keys from registration
- * files (a person, their machines, a licence file to export at once) and some generated without
- * one. The full keys are never kept, except sealed for the ones with a file (docs/licensing.md).
+ * The licences of one demo company and their keys: every staff member's key from a registration
+ * file (the person, their machines, a licence file to export at once; the demo fleet's agents act
+ * out their working days with them), and on each licence a few keys generated without one. The full
+ * keys are never kept, except sealed for the ones with a file (docs/licensing.md).
  */
 export async function seedDemoLicenses(db: Executor, tenant: DemoTenant, plans: LicensePlan[], signingKey: KeyObject) {
-  const staff = await db
-    .select({ firstName: users.firstName, lastName: users.lastName, emailAddress: users.emailAddress })
+  const rows = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      emailAddress: users.emailAddress,
+      departmentId: users.departmentId,
+    })
     .from(users)
-    .where(eq(users.companyId, tenant.companyId))
-    .orderBy(users.id);
+    .where(eq(users.companyId, tenant.companyId));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const staff = tenant.staffIds.flatMap((id) => byId.get(id) ?? []);
   let person = 0;
+  let keyNumber = 0;
   for (const [index, plan] of plans.entries()) {
+    const share = Math.ceil((staff.length - person) / (plans.length - index));
+    const people = staff.slice(person, person + share);
+    person += people.length;
+    const keys = people.length + plan.plainKeys;
+    if (keys >= plan.maxAccounts) throw new Error(`the demo licence ${plan.label} cannot hold ${keys} keys`);
     const daysLeft = plan.daysLeft || daysToMonthEnd(tenant.now);
     const [license] = await db
       .insert(licenses)
@@ -77,13 +102,15 @@ export async function seedDemoLicenses(db: Executor, tenant: DemoTenant, plans: 
         maxAccounts: plan.maxAccounts,
       })
       .returning({ id: licenses.id });
-    const keys = Math.min(plan.maxAccounts - 1, 5);
+    const values: (typeof accounts.$inferInsert)[] = [];
     for (let k = 0; k < keys; k += 1) {
-      const department = tenant.departments[(person + k) % tenant.departments.length]!;
+      const who = people[k];
+      keyNumber += 1;
+      const department =
+        tenant.departments.find((item) => item.id === who?.departmentId) ??
+        tenant.departments[keyNumber % tenant.departments.length]!;
       const { key, digest, partial } = newLicenseKey();
-      const who = k < 3 ? staff[person % staff.length] : undefined;
-      person += 1;
-      await db.insert(accounts).values({
+      values.push({
         licenseId: license!.id,
         tenantId: tenant.tenantId,
         departmentId: department.id,
@@ -96,12 +123,13 @@ export async function seedDemoLicenses(db: Executor, tenant: DemoTenant, plans: 
               sealedKey: sealKey(key, signingKey),
               fullName: `${who.firstName} ${who.lastName}`,
               emailAddress: who.emailAddress,
-              macAddresses: macsFor(person + tenant.companyId * 31, 1 + (person % 4)),
-              hostname: `${who.firstName.toLowerCase()}-ws${String(person).padStart(2, '0')}`,
+              macAddresses: macsFor(keyNumber + tenant.companyId * 31, 1 + (keyNumber % 4)),
+              hostname: `${who.firstName.toLowerCase()}-ws${String(keyNumber).padStart(2, '0')}`,
             }
           : {}),
       });
     }
+    await db.insert(accounts).values(values);
   }
 }
 

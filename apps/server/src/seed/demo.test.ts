@@ -2,6 +2,7 @@ import type { Account, AccountPage } from '@opsdeck/contract/accounts';
 import type { CatalogueActivity } from '@opsdeck/contract/activities';
 import type { Company } from '@opsdeck/contract/companies';
 import type { License } from '@opsdeck/contract/licenses';
+import { MONITOR_PATHS, WIDGET_KEYS } from '@opsdeck/contract/monitor';
 import type { DirectoryPage, WorkflowDetail } from '@opsdeck/contract/workflows';
 import { checkLicenseFile } from '@opsdeck/licensing/license-file';
 import { errorsFor } from '@opsdeck/rax/activity-errors';
@@ -9,6 +10,7 @@ import { readRax } from '@opsdeck/rax/read';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../test/app';
+import { queryString } from '../../test/report-runs';
 import { selectRows } from '../db/client';
 import { DEMO_COMPANIES, emailOf } from './demo';
 import { DEMO_PREMIUM_ACTIVITIES, DEMO_SOLO_ACCOUNTS } from './demo-licenses';
@@ -224,5 +226,93 @@ describe('the demo history of Reports (issue 16)', () => {
         (select sum(execution_ms)::text from execution_time_rollups) as spread`);
     expect(totals!.buckets).toBe(totals!.logs);
     expect(totals!.spread).toBe(totals!.executed);
+  });
+});
+
+describe('the demo activity of the Monitor (issue 17)', () => {
+  const DAY = 86_400_000;
+  const rows = <T extends Record<string, unknown>>(query: ReturnType<typeof sql>) =>
+    selectRows<T>(t.database.db, query);
+
+  it('gives every staff member a key with a licence file, and acts out their scheduled days on it', async () => {
+    const [keys] = await rows<{ staff: number; keyed: number; people: number; heads: number }>(sql`
+      select (select count(*)::int from users join companies on companies.id = users.company_id where users.id <> companies.head_id) as staff,
+        (select count(distinct lower(accounts.email_address))::int from accounts join users on lower(users.email_address) = lower(accounts.email_address)
+          where accounts.sealed_key is not null and accounts.tenant_id = users.tenant_id) as keyed,
+        (select count(distinct user_id)::int from activity_spans) as people,
+        (select count(*)::int from activity_spans join companies on companies.head_id = activity_spans.user_id) as heads`);
+    // The heads have no schedule (and no key); everyone else has both, and a month of activity.
+    expect(keys).toEqual({ staff: keys!.staff, keyed: keys!.staff, people: keys!.staff, heads: 0 });
+    expect(keys!.staff).toBe(DEMO_COMPANIES.reduce((sum, plan) => sum + plan.staff.length, 0));
+    const [spans] = await rows<{ spans: number; days: number; future: number; foreign: number; open: number }>(sql`
+      select count(*)::int as spans, count(distinct started_at / ${DAY}::bigint)::int as days,
+        count(*) filter (where started_at >= ${Date.now()}::bigint or ended_at > ${Date.now()}::bigint)::int as future,
+        count(*) filter (where accounts.email_address is null or lower(accounts.email_address) <> lower(users.email_address))::int as foreign,
+        count(*) filter (where ended_at is null)::int as open
+      from activity_spans join users on users.id = activity_spans.user_id left join accounts on accounts.id = activity_spans.account_id`);
+    // The weekdays of 30 days (and the Saturdays the night shifts end on).
+    expect(spans!.days).toBeGreaterThanOrEqual(21);
+    expect(spans!).toMatchObject({ future: 0, foreign: 0, open: 0 });
+    // About 40 to 80 spans a person and working day.
+    expect(spans!.spans).toBeGreaterThan(keys!.staff * 20 * 40);
+    expect(spans!.spans).toBeLessThan(keys!.staff * 23 * 80);
+    // Its rollups are the spans'.
+    const [sums] = await rows<{ spans: string; rolled: string }>(sql`
+      select (select sum(ended_at - started_at)::text from activity_spans) as spans,
+        (select sum(duration_ms)::text from activity_daily_rollups where person_id = 0) as rolled`);
+    expect(sums!.rolled).toBe(sums!.spans);
+  });
+
+  it('answers every widget with something for a company head over the last 30 days, late arrivals, absences, long breaks and idle hours among them', async () => {
+    const to = Date.now();
+    const from = to - 30 * DAY;
+    for (const plan of DEMO_COMPANIES) {
+      const token = await t.login(emailOf(plan.head, plan.domain), DEMO_ADMIN_PASSWORD);
+      const widget = async <T>(key: string, range = { from, to }) => {
+        const answer = await t.call<T>(
+          `/api${MONITOR_PATHS.widget(key as never)}?${queryString({ ...range, tz: plan.timeZone })}`,
+          {
+            token,
+          },
+        );
+        expect(answer.status, `${plan.name} ${key}`).toBe(200);
+        return answer.body;
+      };
+      for (const key of WIDGET_KEYS) {
+        const body = await widget<unknown>(key);
+        if (key === 'active_users') {
+          expect(body, plan.name).toMatchObject({ active: plan.staff.length, total: plan.staff.length + 1 });
+        } else if (key === 'hourly_activity') {
+          expect(
+            (body as { activeMs: number }[]).some((hour) => hour.activeMs > 0),
+            `${plan.name} ${key}`,
+          ).toBe(true);
+        } else {
+          expect((body as unknown[]).length, `${plan.name} ${key}`).toBeGreaterThan(0);
+        }
+      }
+      const attendance =
+        await widget<{ lateDays: number; absentDays: number; presentDays: number }[]>('attendance_and_tardiness');
+      const sum = (field: 'lateDays' | 'absentDays' | 'presentDays') =>
+        attendance.reduce((total, person) => total + person[field], 0);
+      expect(sum('lateDays'), plan.name).toBeGreaterThan(0);
+      expect(sum('absentDays'), plan.name).toBeGreaterThan(0);
+      expect(sum('lateDays') + sum('absentDays'), plan.name).toBeLessThan(sum('presentDays') / 3);
+      const breaks = await widget<{ breaks: number; overThreshold: number }[]>('break_adherence');
+      expect(
+        breaks.reduce((total, person) => total + person.overThreshold, 0),
+        plan.name,
+      ).toBeGreaterThan(0);
+      // The alerts show the newest 50: every kind turns up within the month's weeks.
+      const kinds = new Set<string>();
+      for (let end = to; end > from; end -= 7 * DAY) {
+        for (const alert of await widget<{ kind: string }[]>('alerts', {
+          from: Math.max(from, end - 7 * DAY),
+          to: end,
+        }))
+          kinds.add(alert.kind);
+      }
+      expect([...kinds].sort(), plan.name).toEqual(['absent', 'break_over', 'idle_long', 'late']);
+    }
   });
 });

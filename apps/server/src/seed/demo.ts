@@ -2,11 +2,13 @@ import { type KeyObject, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { companies, credentials, departments, users } from '../db/schema';
+import { rebuildActivityRollups } from '../modules/activity/rollups';
 import { rebuildRollups } from '../modules/execution-logs/rollups';
 import { assignRole, ensureBuiltInRole } from '../modules/roles/queries';
 import { ensureTreeRoot } from '../modules/workflows/queries';
 import { hashPassword } from '../platform/passwords';
 import { seedDemoActivities } from './demo-activities';
+import { seedDemoActivity } from './demo-activity';
 import { seedDemoHistory } from './demo-history';
 import { DEMO_LICENSES, seedDemoLicenses, seedDemoPremiumActivities, seedDemoSoloAccounts } from './demo-licenses';
 import { seedDemoSchedules } from './demo-schedules';
@@ -162,11 +164,14 @@ export async function seedDemo(db: Executor, signingKey: KeyObject) {
     await seedDemoStatuses(db, seeded);
     await seedDemoSchedules(db, seeded);
     await seedDemoLicenses(db, seeded, DEMO_LICENSES[companyIndex] ?? [], signingKey);
+    // A month of the staff's working days on the monitor, under their keys (issue 17).
+    await seedDemoActivity(db, seeded);
     await seedDemoWorkflows(db, seeded);
     await seedDemoHistory(db, seeded, { timeZone: plan.timeZone, volume: plan.volume, seed: companyIndex + 1 });
   }
   // The history's rollups in one pass over its logs (a savepoint in the caller's transaction).
   await rebuildRollups(db);
+  await rebuildActivityRollups(db);
   await seedDemoActivities(db, now);
   await seedDemoPremiumActivities(db);
   await seedDemoSoloAccounts(db, now, signingKey);
