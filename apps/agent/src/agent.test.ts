@@ -1,7 +1,9 @@
+import type { Activity } from '@opsdeck/contract/activity';
 import type { AgentWorkflow, ExecutionReport } from '@opsdeck/contract/live';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentOptions, SimulatedAgent } from './agent';
 import { startFakeServer } from './fake-live-server';
+import type { PlannedSpan } from './workday';
 
 const KEY = 'ODK-7F3Q-K2M9-X4TB-1QZ8-RWCE-9HJN-VD2K-XW2D';
 const cleanups: (() => Promise<void>)[] = [];
@@ -167,5 +169,45 @@ describe('SimulatedAgent over STOMP', () => {
     expect(refusal).toBe('ERROR_LICENSE_KEY_INVALIDATED');
     expect(retryInMs).toBeGreaterThanOrEqual(150_000);
     expect(agent.snapshot().lastRefusal).toBe('ERROR_LICENSE_KEY_INVALIDATED');
+  });
+
+  it('acts out its activity plan: spans sent open as they start, with their end as they end, receipted', async () => {
+    const { fake, agent } = await setUp();
+    agent.start();
+    await agent.whenConnected();
+    const now = Date.now();
+    const session: PlannedSpan = {
+      id: '0b7e0000-0000-4000-8000-000000000001',
+      kind: 'session',
+      start: now + 100,
+      end: now + 60_000,
+    };
+    const app: PlannedSpan = {
+      id: '0b7e0000-0000-4000-8000-000000000002',
+      kind: 'app',
+      start: now + 150,
+      end: now + 400,
+      application: 'Excel',
+    };
+    expect(agent.setActivityPlan([session, app])).toBe(2);
+    const spans = () => fake.sent('/agent/activity').flatMap((frame) => frame.events as Activity[]);
+    await until(() => spans().length >= 3);
+    expect(spans().map((span) => [span.id.slice(-1), span.end])).toEqual([
+      ['1', null],
+      ['2', null],
+      ['2', app.end],
+    ]);
+    expect(spans()[1]).toEqual({ ...app, end: null });
+    const frames = fake.frames.filter((frame) => frame.headers.destination === '/agent/activity');
+    expect(frames.every((frame) => frame.headers.receipt?.startsWith('activity-'))).toBe(true);
+    await until(() => agent.snapshot().pendingSpans === 0);
+    expect(agent.snapshot()).toMatchObject({ openSpans: 1, pendingSpans: 0 });
+
+    // A dropped connection: the open session is sent again (open), the ended app is not.
+    fake.dropConnections();
+    await until(() => spans().length >= 4, 5_000);
+    expect(spans()[3]).toEqual({ ...session, end: null });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(spans()).toHaveLength(4);
   });
 });

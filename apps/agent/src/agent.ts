@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
+import type { Activity } from '@opsdeck/contract/activity';
 import {
   AGENT_APP_KEY,
   AgentCommand,
@@ -19,10 +20,12 @@ import type { RaxStep } from '@opsdeck/rax/format';
 import { readRax } from '@opsdeck/rax/read';
 import { Client, type IMessage } from '@stomp/stompjs';
 import WebSocket from 'ws';
+import { ActivityReporter } from './activity-reporter';
 import { reconnectDelay } from './backoff';
 import { maskKey } from './license-file';
 import { AgentQueue, type QueueDiff } from './queue';
 import { type RunOutcome, realSleep, runSteps, type Sleep, stepLabel, TERMINATED_MESSAGE } from './runner';
+import { type PlannedSpan, planWorkdays, type Workdays } from './workday';
 
 export type AgentLogLevel = 'debug' | 'info' | 'warn';
 export type AgentLog = (level: AgentLogLevel, message: string) => void;
@@ -56,6 +59,13 @@ export interface AgentOptions {
   now?: () => number;
   /** A CONNECT not answered within this many ms is given up and retried. Default 15000. */
   connectTimeoutMs?: number;
+  /**
+   * The person's working days to act out (docs/monitor.md, "The simulator and the demo"): their
+   * spans go to `/agent/activity` as their times come. Later plans through `setWorkdays`.
+   */
+  workdays?: Workdays;
+  /** Spans of a plan that started before the agent did are sent if at most this old (default a day). */
+  activityCatchUpMs?: number;
 }
 
 /** What the agent tells listeners (tests, benches, the fleet). */
@@ -74,6 +84,8 @@ export interface AgentEvents {
   receipted: [reportId: string];
   /** A refused SEND or SUBSCRIBE, from `/user/topic/errors`. */
   refusal: [refusal: LiveRefusal];
+  /** A frame of activity spans was sent (open ones with end null). */
+  activity: [events: Activity[]];
 }
 
 /** The agent's state, for tests and the fleet's summary. */
@@ -82,6 +94,9 @@ export interface AgentSnapshot {
   workflows: AgentWorkflow[];
   queue: QueuedWorkflow[];
   pendingReports: number;
+  /** Activity spans started and not ended, and spans whose latest word the server has not receipted. */
+  openSpans: number;
+  pendingSpans: number;
   lastRefusal: string | null;
 }
 
@@ -122,6 +137,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
   private readonly workflows = new Map<number, AgentWorkflow>();
   private readonly files = new Map<number, RaxStep[]>();
   private readonly pending = new Map<string, { report: ExecutionReport; sends: number }>();
+  private readonly activity: ActivityReporter;
   private client: Client | undefined;
   private connectedAt: number | null = null;
   private attempt = 0;
@@ -158,6 +174,10 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
     this.queue = new AgentQueue(this.now);
+    this.activity = new ActivityReporter(
+      { send: (events, onReceipt) => this.sendActivity(events, onReceipt) },
+      { now: this.now, catchUpMs: options.activityCatchUpMs, log: (message) => this.log('warn', message) },
+    );
   }
 
   get connected(): boolean {
@@ -170,6 +190,8 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
       workflows: [...this.workflows.values()].map((workflow) => ({ ...workflow })),
       queue: this.queue.list(),
       pendingReports: this.pending.size,
+      openSpans: this.activity.openSpans,
+      pendingSpans: this.activity.pendingSpans,
       lastRefusal: this.lastRefusal,
     };
   }
@@ -178,6 +200,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
   start(): this {
     if (this.started) return this;
     this.started = true;
+    if (this.options.workdays) this.setWorkdays(this.options.workdays);
     this.connect();
     const first = this.options.firstSelfStartWithinSeconds;
     this.scheduleSelfStart(first !== undefined ? this.random() * first * 1000 : undefined);
@@ -190,9 +213,24 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     return new Promise((resolve) => this.once('connected', () => resolve()));
   }
 
+  /**
+   * The person's working days to act out from now on (a new plan replaces the spans not started
+   * yet; those started go on). Answers how many spans the plan has.
+   */
+  setWorkdays(workdays: Workdays): number {
+    return this.setActivityPlan(planWorkdays(workdays));
+  }
+
+  /** The same with spans planned elsewhere. */
+  setActivityPlan(spans: PlannedSpan[]): number {
+    this.activity.setPlan(spans);
+    return spans.length;
+  }
+
   /** Stops everything: the connection, its retries, the running step; the run in progress is not reported. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.activity.stop();
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.selfStartTimer);
     this.current?.controller.abort('Agent stopped');
@@ -292,6 +330,8 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     // A new session knows nothing of our queue: tell it all, then the reports it has not receipted.
     if (this.queue.size > 0) this.publishQueue(this.queue.announce());
     for (const item of this.pending.values()) this.sendReport(item);
+    // Activity not receipted yet, and every span still open (the server ended them when we went).
+    this.activity.onConnected();
     this.emit('connected');
   }
 
@@ -473,6 +513,17 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
       this.emit('receipted', item.report.id);
     });
     this.publish(DESTINATIONS.agentExecution, item.report, { receipt });
+  }
+
+  /** One frame of activity spans with a receipt (the reporter keeps them pending until it comes). */
+  private sendActivity(events: Activity[], onReceipt: () => void): boolean {
+    const client = this.client;
+    if (!client?.connected) return false;
+    const receipt = `activity-${randomUUID()}`;
+    client.watchForReceipt(receipt, onReceipt);
+    this.publish(DESTINATIONS.agentActivity, { events }, { receipt });
+    this.emit('activity', events);
+    return true;
   }
 
   private async stepsOf(workflowId: number, signal: AbortSignal): Promise<RaxStep[]> {
