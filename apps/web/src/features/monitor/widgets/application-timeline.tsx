@@ -14,7 +14,6 @@ interface SpanRow {
 }
 
 const NAME_WIDTH = 110;
-const LEGEND_AND_AXIS = 72;
 
 /**
  * A strip per person (at most 20), each foreground application a bar along the time the answer
@@ -38,7 +37,6 @@ export function ApplicationTimelineView({ data, title }: ViewProps<'application_
   const first = Math.min(...rows.map((row) => row.start));
   const last = Math.max(...rows.map((row) => row.end));
   const length = Math.max(last - first, 1);
-  const rowHeight = Math.max(8, Math.min(24, Math.floor((CHART_HEIGHT - LEGEND_AND_AXIS) / Math.max(data.length, 1))));
 
   const columns: Column<SpanRow>[] = [
     { key: 'name', header: t('monitor.widget.columns.person'), value: (row) => row.name },
@@ -65,7 +63,7 @@ export function ApplicationTimelineView({ data, title }: ViewProps<'application_
   ];
 
   const timeline = (
-    <Box h={CHART_HEIGHT} style={{ display: 'flex', flexDirection: 'column', gap: 6 }}>
+    <Box h={CHART_HEIGHT} style={{ display: 'flex', flexDirection: 'column', gap: 6, overflow: 'hidden' }}>
       <Group gap="xs" wrap="wrap">
         {coloured.map((application) => (
           <Group key={application} gap={4} wrap="nowrap">
@@ -84,10 +82,11 @@ export function ApplicationTimelineView({ data, title }: ViewProps<'application_
           </Group>
         )}
       </Group>
-      <Box style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 2 }}>
+      {/* The strips share what the legend leaves, up to 24 px each: 20 people fit without scrolling. */}
+      <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 2 }}>
         {data.map((person) => (
-          <Group key={person.userId} gap={6} wrap="nowrap" h={rowHeight}>
-            <Text w={NAME_WIDTH} fz={Math.min(12, rowHeight)} c="gray.3" truncate="end" style={{ flexShrink: 0 }}>
+          <Group key={person.userId} gap={6} wrap="nowrap" mah={24} style={{ flex: 1, minHeight: 0 }}>
+            <Text w={NAME_WIDTH} fz={11} lh={1} c="gray.3" truncate="end" style={{ flexShrink: 0 }}>
               {person.name}
             </Text>
             <Box h="100%" bg="dark.5" style={{ flex: 1, position: 'relative', borderRadius: 2 }}>

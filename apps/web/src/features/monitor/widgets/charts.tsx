@@ -43,7 +43,12 @@ export function TopBarsChart({
       series={[{ name: 'value', label: seriesLabel, color: 'indigo.4' }]}
       style={DARK_CURSOR}
       valueFormatter={formatValue}
-      yAxisProps={{ width: 120, tickFormatter: (name: string) => (name.length > 16 ? `${name.slice(0, 15)}…` : name) }}
+      // Every name shown, on one line: longer ones are cut (the table has them whole).
+      yAxisProps={{
+        width: 110,
+        interval: 0,
+        tickFormatter: (name: string) => (name.length > 14 ? `${name.slice(0, 13)}…` : name),
+      }}
       maxBarWidth={22}
     />
   );
