@@ -89,6 +89,7 @@ describe('parseFleetArgs', () => {
   it('takes --demo without --count', () => {
     expect(parseFleetArgs(['--demo', '--url', 'http://127.0.0.1:8291'], {})).toMatchObject({
       demo: true,
+      perCompany: Number.POSITIVE_INFINITY,
       count: undefined,
       url: 'http://127.0.0.1:8291',
     });

@@ -24,14 +24,16 @@ export const FLEET_USAGE = `Usage: npm run agents -- --count N [options]
        npm run agents -- --demo [options]
 
   --count N             how many agents (keys with a licence file first, then keys it generates)
-  --per-company K       at most K keys with a licence file per company (default 3)
+  --per-company K       at most K keys with a licence file per company (default 3; --demo: all)
   --url URL             the server (default http://localhost:8080)
   --admin-email E       the provider admin (default ADMIN_EMAIL or admin@opsdeck.test)
   --admin-password P    default ADMIN_PASSWORD or the demo's password
   --speed N             steps take expectedSeconds / N (default 1)
   --failure-rate R      chance a run fails, 0 to 1 (default 0.1)
   --self-start N        runs of its own per agent and hour (default 3)
-  --demo                the fleet of npm start: the demo keys only, quiet; exits 0 when there is no demo
+  --demo                the fleet of npm start: every demo key with a licence file, each acting out its
+                        person's working days (runs of its own on 3 a company), quiet; exits 0 when
+                        there is no demo
   --verbose             log every agent's events
   --help`;
 
@@ -178,7 +180,7 @@ export function parseFleetArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     perCompany: number(
       values['per-company'],
       'per-company',
-      3,
+      demo ? Number.POSITIVE_INFINITY : 3,
       (n) => Number.isInteger(n) && n >= 1,
       'a whole number, 1 or more',
     ),

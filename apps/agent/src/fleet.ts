@@ -3,8 +3,13 @@ import type { Company } from '@opsdeck/contract/companies';
 import type { Department } from '@opsdeck/contract/departments';
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
 import type { License } from '@opsdeck/contract/licenses';
+import type { Schedule } from '@opsdeck/contract/schedules';
+import type { Status } from '@opsdeck/contract/statuses';
+import type { Task } from '@opsdeck/contract/tasks';
+import type { User } from '@opsdeck/contract/users';
 import { type AgentOptions, SimulatedAgent } from './agent';
 import { parseLicenseFile, randomMac } from './license-file';
+import { departmentChain, personSeed, statusesFor, type Workdays } from './workday';
 
 /** One agent of a fleet: a key, the machine it runs as, and where the key came from. */
 export interface FleetMember {
@@ -13,6 +18,12 @@ export interface FleetMember {
   hostname: string;
   company: string;
   source: 'license-file' | 'generated';
+  /** The key's person (its licence file's e-mail) and company: whose working days it acts out. */
+  emailAddress?: string | null;
+  companyId?: number | null;
+  tenantId?: string | null;
+  /** False: no runs of its own (it still runs what the console asks). Default true. */
+  runs?: boolean;
 }
 
 export class ApiError extends Error {
@@ -29,11 +40,32 @@ export class ApiError extends Error {
 /** The provider admin's side of the API that a fleet needs, over HTTP with the console's app key. */
 export class AdminApi {
   private token: string | undefined;
+  private credentials: { email: string; password: string } | undefined;
 
   constructor(readonly url: string) {}
 
-  private async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${this.url}/api${path}`, {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    again = true,
+  ): Promise<Response> {
+    const response = await this.send(method, path, body, headers);
+    // A session runs out (SESSION_TTL_HOURS): a long-lived fleet signs in again once.
+    if (response.status === 401 && again && this.credentials && path !== '/login') {
+      await this.signIn(this.credentials.email, this.credentials.password);
+      return this.call(method, path, body, headers, false);
+    }
+    if (!response.ok) {
+      const error = (await response.json().catch(() => null)) as { key?: unknown } | null;
+      throw new ApiError(response.status, typeof error?.key === 'string' ? error.key : 'HTTP', `${method} ${path}`);
+    }
+    return response;
+  }
+
+  private send(method: string, path: string, body: unknown, headers: Record<string, string>) {
+    return fetch(`${this.url}/api${path}`, {
       method,
       headers: {
         [HEADERS.appKey]: CONSOLE_APP_KEY,
@@ -43,11 +75,6 @@ export class AdminApi {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!response.ok) {
-      const error = (await response.json().catch(() => null)) as { key?: unknown } | null;
-      throw new ApiError(response.status, typeof error?.key === 'string' ? error.key : 'HTTP', `${method} ${path}`);
-    }
-    return response;
   }
 
   private async json<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
@@ -58,6 +85,7 @@ export class AdminApi {
     this.token = undefined;
     const { token } = await this.json<{ token: string }>('POST', '/login', { username: email, password });
     this.token = token;
+    this.credentials = { email, password };
   }
 
   async accounts(): Promise<Account[]> {
@@ -79,11 +107,17 @@ export class AdminApi {
     this.json<Department[]>('GET', '/department', undefined, { [HEADERS.tenantId]: tenantId });
   generate = (company: number, license: number, department: number) =>
     this.json<GeneratedAccount>('POST', '/account/generate', { company, license, department });
+  companyUsers = (companyId: number) => this.json<User[]>('GET', `/user/find-by-company/${companyId}`);
+  schedules = (tenantId: string, from: number, to: number) =>
+    this.json<Schedule[]>('GET', `/schedule?from=${from}&to=${to}`, undefined, { [HEADERS.tenantId]: tenantId });
+  statuses = (tenantId: string) => this.json<Status[]>('GET', '/status', undefined, { [HEADERS.tenantId]: tenantId });
+  tasks = (tenantId: string) => this.json<Task[]>('GET', '/task', undefined, { [HEADERS.tenantId]: tenantId });
 }
 
 export interface PlanOptions {
   /** How many agents; undefined: every key with a licence file (at most perCompany a company). */
   count: number | undefined;
+  /** Infinity: every key with a licence file (the demo fleet). */
   perCompany: number;
   /** Generate keys when the keys with a file are fewer than count. */
   generate: boolean;
@@ -112,7 +146,8 @@ export async function planFleet(api: AdminApi, options: PlanOptions): Promise<Fl
     byCompany.set(company.name, list);
   }
   const candidates: Account[] = [];
-  for (let i = 0; i < options.perCompany; i += 1) {
+  const longest = Math.max(0, ...[...byCompany.values()].map((list) => list.length));
+  for (let i = 0; i < longest; i += 1) {
     for (const list of byCompany.values()) if (list[i]) candidates.push(list[i]!);
   }
 
@@ -129,6 +164,9 @@ export async function planFleet(api: AdminApi, options: PlanOptions): Promise<Fl
         hostname: account.hostname ?? file.hostname ?? `agent-${account.id}`,
         company: account.license.company?.name ?? '',
         source: 'license-file',
+        emailAddress: account.emailAddress ?? null,
+        companyId: account.license.company?.id ?? null,
+        tenantId: account.license.company?.tenantId ?? null,
       });
     } catch (error) {
       options.log?.(`skipped key ${account.partialKey}: ${(error as Error).message}`);
@@ -203,9 +241,103 @@ export async function startFleet(
         licenseKey: member.key,
         macAddress: member.macAddress,
         hostname: member.hostname,
+        ...(member.runs === false ? { selfStartPerHour: 0 } : {}),
       }).start(),
     );
     if (spacingMs > 0) await new Promise((resolve) => setTimeout(resolve, spacingMs));
   }
   return { agents, stop: async () => void (await Promise.all(agents.map((agent) => agent.stop()))) };
+}
+
+export interface WorkdaysOptions {
+  /** How often the schedules, statuses and tasks are read again. Default an hour. */
+  refreshMs?: number;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+export interface FleetWorkdays {
+  /** Reads every company's schedules, statuses and tasks and gives each agent its person's days; answers how many got one. */
+  refresh(): Promise<number>;
+  stop(): void;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Gives each agent of the fleet whose key names a person of its company that person's working
+ * days to act out (docs/monitor.md, "The simulator and the demo"): their schedules from a day back
+ * to two days ahead, the statuses of their department (and the ones above it, and the built-in
+ * ones) and the company's tasks, read through the admin API with X-Tenant-Id, again every
+ * `refreshMs` (a schedule added or moved in the console is acted out from then on).
+ */
+export function startWorkdays(
+  api: AdminApi,
+  members: FleetMember[],
+  agents: SimulatedAgent[],
+  options: WorkdaysOptions = {},
+): FleetWorkdays {
+  const now = options.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const refresh = async () => {
+    const at = now();
+    const byCompany = new Map<
+      number,
+      { tenantId: string; members: { member: FleetMember; agent: SimulatedAgent }[] }
+    >();
+    members.forEach((member, index) => {
+      const agent = agents[index];
+      if (!agent || !member.emailAddress || !member.companyId || !member.tenantId) return;
+      const entry = byCompany.get(member.companyId) ?? { tenantId: member.tenantId, members: [] };
+      entry.members.push({ member, agent });
+      byCompany.set(member.companyId, entry);
+    });
+    let planned = 0;
+    for (const [companyId, { tenantId, members: own }] of byCompany) {
+      try {
+        const [users, departments, statuses, tasks, schedules] = await Promise.all([
+          api.companyUsers(companyId),
+          api.departments(tenantId),
+          api.statuses(tenantId),
+          api.tasks(tenantId),
+          api.schedules(tenantId, at - DAY_MS, at + 2 * DAY_MS),
+        ]);
+        const byEmail = new Map(users.map((user) => [personSeed(user.emailAddress), user]));
+        for (const { member, agent } of own) {
+          const seed = personSeed(member.emailAddress!);
+          const user = byEmail.get(seed);
+          if (!user) continue;
+          const workdays: Workdays = {
+            seed,
+            schedules: schedules
+              .filter((schedule) => schedule.userId === user.id && !schedule.archived)
+              .map((schedule) => ({ start: schedule.scheduleStart, end: schedule.scheduleEnd })),
+            statuses: statusesFor(statuses, departmentChain(departments, user.departmentId)),
+            tasks: tasks.map((task) => ({ id: task.id, name: task.name, statusId: task.status.id })),
+          };
+          agent.setWorkdays(workdays);
+          planned += 1;
+        }
+      } catch (error) {
+        options.log?.(`could not read the working days of company ${companyId}: ${(error as Error).message}`);
+      }
+    }
+    return planned;
+  };
+
+  const loop = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void refresh().finally(loop), options.refreshMs ?? 3_600_000);
+    timer.unref?.();
+  };
+  loop();
+  return {
+    refresh,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -1,7 +1,10 @@
 // `npm run agents -- --count N | --demo`: many simulated agents in one process (apps/agent/README.md).
 import { FLEET_USAGE, type FleetArgs, parseFleetArgs, UsageError } from '../args';
-import { AdminApi, ApiError, planFleet, startFleet } from '../fleet';
+import { AdminApi, ApiError, type FleetWorkdays, planFleet, startFleet, startWorkdays } from '../fleet';
 import { consoleLog } from '../log';
+
+/** Demo keys per company that also start runs of their own (the rest only act out their people's days). */
+const DEMO_RUNNERS_PER_COMPANY = 3;
 
 async function main() {
   let args: FleetArgs;
@@ -52,6 +55,16 @@ async function main() {
     say(args.demo ? 'none started (the server has no demo keys)' : 'no keys to run agents with');
     process.exit(args.demo ? 0 : 1);
   }
+  if (args.demo) {
+    // Every demo person acts out their working days; runs of their own on a few keys a company
+    // only, as before: the history's pace, and a light demo.
+    const seen = new Map<string, number>();
+    for (const member of members) {
+      const count = (seen.get(member.company) ?? 0) + 1;
+      seen.set(member.company, count);
+      member.runs = count <= DEMO_RUNNERS_PER_COMPANY;
+    }
+  }
 
   // The demo is quiet: one line now, and each kind of refusal once (a licence invalidated in the console, say).
   const log = args.verbose ? consoleLog('debug') : args.demo ? undefined : consoleLog('info');
@@ -73,15 +86,22 @@ async function main() {
       });
     }
   }
+  let workdays: FleetWorkdays | undefined;
+  let acting = 0;
+  if (args.demo) {
+    workdays = startWorkdays(api, members, fleet.agents, { log: args.verbose ? say : undefined });
+    acting = await workdays.refresh();
+  }
   const companies = new Set(members.map((member) => member.company)).size;
   const generated = members.filter((member) => member.source === 'generated').length;
   say(
     `${members.length} simulated agent${members.length === 1 ? '' : 's'} of ${companies} compan${companies === 1 ? 'y' : 'ies'}` +
-      `${generated ? ` (${generated} on generated keys)` : ''} → ${args.url}`,
+      `${generated ? ` (${generated} on generated keys)` : ''}${acting ? `, ${acting} acting out their people's working days` : ''} → ${args.url}`,
   );
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      workdays?.stop();
       void fleet.stop().then(() => process.exit(0));
     });
   }
