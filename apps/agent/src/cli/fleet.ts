@@ -84,6 +84,13 @@ async function main() {
         told.add(key);
         say(`${agent.label} refused: ${key}`);
       });
+      // A refused SEND (an activity span the server would not take, say): each kind once too.
+      agent.on('refusal', (refusal) => {
+        const kind = `${refusal.destination} ${refusal.key}`;
+        if (told.has(kind)) return;
+        told.add(kind);
+        say(`${agent.label}: the server refused ${kind} (${refusal.message})`);
+      });
     }
   }
   let workdays: FleetWorkdays | undefined;
