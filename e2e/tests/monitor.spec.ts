@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { WIDGET_KEYS, type WidgetKey } from '@opsdeck/contract/monitor';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { DEMO_PASSWORD, signIn, USERS } from './support';
@@ -5,8 +8,8 @@ import { DEMO_PASSWORD, signIn, USERS } from './support';
 /**
  * The monitor dashboard's frame (spec section 2; docs/monitor.md, "The console page") on the whole
  * stack, as the demo's company head: the default six, the filters in the URL, the layout changed by
- * mouse, keyboard and settings and saved, and axe over the page and its two modals. The widgets'
- * data is not built yet: each card says so.
+ * mouse, keyboard and settings and saved, and axe over the page and its two modals; every widget
+ * drawn from the demo's activity (or saying what would fill it) and the same for a range with none.
  */
 
 const MONITOR = '/dashboard/report/monitor';
@@ -35,6 +38,13 @@ async function setLayout(request: APIRequestContext, layout: readonly string[]) 
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** Each widget's empty message, as the console's locale file words it. */
+const EMPTY_TEXT = (
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../../apps/web/src/locales/en/monitor.json'), 'utf8')) as {
+    widget: { empty: Record<WidgetKey, string> };
+  }
+).widget.empty;
+
 const column = (page: Page, number: 1 | 2) => page.getByRole('list', { name: `Column ${number}` });
 const titles = (list: Locator) => list.getByRole('heading', { level: 3 }).allTextContents();
 const saved = (page: Page) =>
@@ -50,7 +60,7 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, USERS.companyHead.email);
 });
 
-test('a user who never chose sees the default six, each saying its data is not there yet', async ({ page }) => {
+test('a user who never chose sees the default six', async ({ page }) => {
   await openMonitor(page);
   // The spec's redirect: no dates in the URL means today's.
   await expect(page).toHaveURL(/dateFrom=\d+&dateTo=\d+/);
@@ -64,9 +74,10 @@ test('a user who never chose sees the default six, each saying its data is not t
   expect({ from: url.searchParams.get('dateFrom'), to: url.searchParams.get('dateTo') }).toEqual(today);
   await expect.poll(() => titles(column(page, 1))).toEqual(['Active Users', 'Hourly Activity', 'Top Statuses']);
   expect(await titles(column(page, 2))).toEqual(['Top Applications', 'Employee Login Hours', 'Alerts']);
-  await expect(
-    page.getByRole('region', { name: 'Top Statuses' }).getByText('The data of Top Statuses is not available yet.'),
-  ).toBeVisible();
+  await expect(page.locator('[data-widget-body="top_statuses"]')).toHaveAttribute(
+    'data-widget-state',
+    /^(data|empty)$/,
+  );
 });
 
 test('filters are kept in the URL across a reload', async ({ page }) => {
@@ -194,4 +205,36 @@ test('the page and its two modals are accessible', async ({ page, request }) => 
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
   }
+});
+
+test('every widget shows its data or says what would fill it, a range without activity says it for each, and both are accessible', async ({
+  page,
+  request,
+}) => {
+  await setLayout(
+    request,
+    WIDGET_KEYS.map((key, index) => `${key}@${(index % 2) + 1}`),
+  );
+  await openMonitor(page);
+  await expect(page.locator('section[data-widget]')).toHaveCount(16);
+  for (const key of WIDGET_KEYS) {
+    const body = page.locator(`[data-widget-body="${key}"]`);
+    // Data or its empty message, never an error, whatever activity the demo has today.
+    await expect(body, key).toHaveAttribute('data-widget-state', /^(data|empty)$/);
+    if ((await body.getAttribute('data-widget-state')) === 'empty') {
+      await expect(body.getByText(EMPTY_TEXT[key]), key).toBeVisible();
+    }
+  }
+  await expectAccessible(page, 'Monitor Dashboard with every widget');
+
+  // A day long before the demo's activity, in the browser's zone.
+  const past = await page.evaluate(() => ({
+    from: new Date(2020, 0, 1).getTime(),
+    to: new Date(2020, 0, 2).getTime() - 1,
+  }));
+  await openMonitor(page, `?dateFrom=${past.from}&dateTo=${past.to}`);
+  for (const key of WIDGET_KEYS) {
+    await expect(page.locator(`[data-widget-body="${key}"]`).getByText(EMPTY_TEXT[key]), key).toBeVisible();
+  }
+  await expectAccessible(page, 'Monitor Dashboard with every widget empty');
 });

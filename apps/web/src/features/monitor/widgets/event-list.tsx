@@ -1,4 +1,4 @@
-import { Badge, Box, Group, type MantineColor, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Group, type MantineColor, Stack, Text, ThemeIcon } from '@mantine/core';
 import {
   IconAlarm,
   IconAlertTriangle,
@@ -43,25 +43,27 @@ interface Event {
 /**
  * The two lists of moments, newest first (at most 50 each): what happened, to whom, when. The
  * kind is a coloured icon and a badge in the text's own colour (a coloured badge text would fall
- * below 4.5:1 on the light variants); the list scrolls inside the card, and takes the keyboard's focus
- * so that it can be scrolled without a mouse.
+ * below 4.5:1 on the light variants); the list scrolls inside the card, and takes the keyboard's
+ * focus so that it can be scrolled without a mouse.
  */
 function EventList({ title, events }: { title: string; events: readonly Event[] }) {
   const { t } = useTranslation();
   return (
-    <Box
-      role="region"
+    // The list itself scrolls and takes the focus (a scrolled region must be reachable by keyboard).
+    <Stack
+      component="ul"
       aria-label={t('monitor.widget.listOf', { title })}
       tabIndex={0}
       mah={CHART_FRAME_HEIGHT}
-      style={{ overflowY: 'auto' }}
+      gap="xs"
+      m={0}
+      p={0}
+      style={{ listStyle: 'none', overflowY: 'auto' }}
     >
-      <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
-        {events.map((event) => (
-          <EventItem key={event.key} event={event} />
-        ))}
-      </Stack>
-    </Box>
+      {events.map((event) => (
+        <EventItem key={event.key} event={event} />
+      ))}
+    </Stack>
   );
 }
 

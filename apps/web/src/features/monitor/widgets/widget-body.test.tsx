@@ -261,7 +261,7 @@ describe('widget bodies', () => {
         message: 'Absent: no sign-in for the schedule',
       },
     ]);
-    const list = await screen.findByRole('region', { name: 'Alerts list' });
+    const list = await screen.findByRole('list', { name: 'Alerts, newest first' });
     const items = within(list).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
       'Ada LovelaceLateLate by 20 min11/02/26 09:20 AM',
@@ -272,7 +272,7 @@ describe('widget bodies', () => {
     renderWidget('action_timeline', [
       { at: at('08:55'), userId: 1, name: 'Ada Lovelace', kind: 'sign_in', label: 'Signed in' },
     ]);
-    const actions = await screen.findByRole('region', { name: 'Action Timeline list' });
+    const actions = await screen.findByRole('list', { name: 'Action Timeline, newest first' });
     expect(within(actions).getByRole('listitem').textContent).toBe('Ada LovelaceSessionSigned in11/02/26 08:55 AM');
   });
 
