@@ -49,6 +49,12 @@ export const activitySpans = pgTable(
     index('activity_spans_tenant_start_idx').on(table.tenantId, table.startedAt.desc().nullsFirst()),
     index('activity_spans_tenant_kind_start_idx').on(table.tenantId, table.kind, table.startedAt),
     index('activity_spans_tenant_user_kind_start_idx').on(table.tenantId, table.userId, table.kind, table.startedAt),
+    // The closed spans of 15 minutes or more: what overlaps a sub-bucket end of a widget's range
+    // and started over 15 minutes before it (up to a day) is among these few, not among a whole
+    // day of a company's app switches (modules/monitor/rollup-widgets.ts, readSlices).
+    index('activity_spans_tenant_kind_long_idx')
+      .on(table.tenantId, table.kind, table.startedAt)
+      .where(sql`ended_at - started_at >= 900000`),
     // Open spans: counted up to now by the widgets, closed when their agent goes away.
     index('activity_spans_open_account_idx').on(table.accountId).where(sql`ended_at is null`),
     index('activity_spans_open_tenant_idx').on(table.tenantId, table.kind).where(sql`ended_at is null`),

@@ -54,6 +54,8 @@ type ReadOptions = {
 };
 
 const DAY_BEFORE = DAY_MS;
+/** The long spans' partial index's length (migration 0015): 15 minutes. */
+const LONG_SPAN_MS = 900_000;
 /** The tag of raw slices: placed by their time, not by a term. */
 const RAW_TAG = -1;
 
@@ -192,13 +194,22 @@ async function readSlices(input: WidgetInput, options: ReadOptions): Promise<Sli
     : options.perPerson
       ? isNotNull(span.userId)
       : undefined;
-  const rawOverlap = plan.raw.map((piece) =>
+  // A closed span overlapping a piece (under 15 minutes) started at most 15 minutes before it, or
+  // lasts 15 minutes or more and started at most a day before it: the partial index of long spans
+  // (activity_spans_tenant_kind_long_idx) finds those without reading a whole day of app switches.
+  const rawOverlap = plan.raw.flatMap((piece) => [
+    and(
+      lt(span.startedAt, piece.to),
+      sql`${span.endedAt} > ${piece.from}`,
+      gte(span.startedAt, piece.from - BUCKET_MS),
+    ),
     and(
       lt(span.startedAt, piece.to),
       sql`${span.endedAt} > ${piece.from}`,
       gte(span.startedAt, piece.from - DAY_BEFORE),
+      sql`${span.endedAt} - ${span.startedAt} >= ${sql.raw(String(LONG_SPAN_MS))}`,
     ),
-  );
+  ]);
   const [daily, buckets, rows] = await Promise.all([
     readRollup(input, options, activityDailyRollups, plan.days, DAY_MS),
     readRollup(input, options, activityRollups, plan.buckets, BUCKET_MS),

@@ -1,5 +1,6 @@
 import type { ActivityKind } from '@opsdeck/contract/activity';
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { selectRows } from '../../db/client';
 import { activitySpans, schedules, statuses, tasks, users } from '../../db/schema';
 import { inScope } from '../../platform/tenancy';
 import type { WidgetInput } from './widget-input';
@@ -101,17 +102,7 @@ export async function readSchedules(input: WidgetInput, from: number, to: number
   return input.db
     .select({ id: schedules.id, userId: schedules.userId, start: schedules.scheduleStart, end: schedules.scheduleEnd })
     .from(schedules)
-    .where(
-      and(
-        inScope(schedules.tenantId, input.scope),
-        input.people === null ? undefined : inArray(schedules.userId, [...input.people]),
-        eq(schedules.archived, false),
-        // A schedule is one shift of a day: it starts at most a day before it ends.
-        gte(schedules.scheduleStart, from - SPAN_MAX_MS),
-        lt(schedules.scheduleStart, to),
-        gt(schedules.scheduleEnd, from),
-      ),
-    )
+    .where(schedulesOverlapping(input, from, to))
     .orderBy(asc(schedules.scheduleStart), asc(schedules.id));
 }
 
@@ -265,18 +256,81 @@ export async function idleInSchedules(
         sql`${idleEnd} > ${schedules.scheduleStart}`,
       ),
     )
-    .where(
-      and(
-        inScope(schedules.tenantId, input.scope),
-        input.people === null ? undefined : inArray(schedules.userId, [...input.people]),
-        eq(schedules.archived, false),
-        gte(schedules.scheduleStart, from - SPAN_MAX_MS),
-        lt(schedules.scheduleStart, to),
-        gt(schedules.scheduleEnd, from),
-      ),
-    )
+    .where(schedulesOverlapping(input, from, to))
     .groupBy(schedules.userId);
   return new Map(rows.map((row) => [row.userId, row.ms]));
+}
+
+/** The schedules (not archived) of the input's people that overlap [from, to). */
+function schedulesOverlapping(input: WidgetInput, from: number, to: number): SQL {
+  return and(
+    inScope(schedules.tenantId, input.scope),
+    input.people === null ? undefined : inArray(schedules.userId, [...input.people]),
+    eq(schedules.archived, false),
+    // A schedule is one shift of a day: it starts at most a day before it ends.
+    gte(schedules.scheduleStart, from - SPAN_MAX_MS),
+    lt(schedules.scheduleStart, to),
+    gt(schedules.scheduleEnd, from),
+  ) as SQL;
+}
+
+/** The disjoint intervals covering a relation's (user_id, a, b) rows with b > a, per person (islands). */
+const islands = (rows: SQL) => sql`
+  select user_id, min(a) as a, max(b) as b from (
+    select user_id, a, b, sum(case when before is null or a > before then 1 else 0 end)
+      over (partition by user_id order by a, b rows unbounded preceding) as island
+    from (
+      select user_id, a, b,
+        max(b) over (partition by user_id order by a, b rows between unbounded preceding and 1 preceding) as before
+      from (${rows}) as r where b > a
+    ) as ordered
+  ) as numbered group by user_id, island`;
+
+/**
+ * Per person with a schedule (not archived) or a session overlapping [from, to): the scheduled
+ * time (the union of the schedules cut to [from, scheduledTo)) and the signed-in time inside it
+ * (the union of the sessions cut to [from, to), open ones up to now, intersected with it): summed
+ * by the database from the unions of each, so a month of a company's sessions is not sent over.
+ */
+export async function signedInSchedules(
+  input: WidgetInput,
+  from: number,
+  to: number,
+  scheduledTo: number,
+): Promise<Map<number, { scheduledMs: number; signedInMs: number }>> {
+  if (input.people !== null && input.people.length === 0) return new Map();
+  const scheduled = sql`select ${schedules.userId} as user_id,
+      greatest(${schedules.scheduleStart}, ${from}::bigint) as a, least(${schedules.scheduleEnd}, ${scheduledTo}::bigint) as b
+    from ${schedules} where ${schedulesOverlapping(input, from, to)}`;
+  const sessions = sql`select ${activitySpans.userId} as user_id, greatest(${activitySpans.startedAt}, ${from}::bigint) as a,
+      least(greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${input.now}::bigint)), ${to}::bigint) as b
+    from ${activitySpans}
+    where ${and(spanPeople(input), eq(activitySpans.kind, 'session'), overlapping(from, to, input.now))}`;
+  const rows = await selectRows<{ user_id: number; scheduled_ms: string | number; signed_in_ms: string | number }>(
+    input.db,
+    sql`with scheduled as (${scheduled}), sessions as (${sessions}),
+      people as (select user_id from scheduled union select user_id from sessions),
+      scheduled_union as (${islands(sql`select * from scheduled`)}),
+      sessions_union as (${islands(sql`select * from sessions`)}),
+      scheduled_ms as (select user_id, sum(b - a) as ms from scheduled_union group by user_id),
+      signed_in_ms as (
+        select session.user_id, sum(least(session.b, schedule.b) - greatest(session.a, schedule.a)) as ms
+        from sessions_union as session
+        join scheduled_union as schedule
+          on schedule.user_id = session.user_id and schedule.a < session.b and session.a < schedule.b
+        group by session.user_id
+      )
+    select people.user_id, coalesce(scheduled_ms.ms, 0) as scheduled_ms, coalesce(signed_in_ms.ms, 0) as signed_in_ms
+    from people
+    left join scheduled_ms on scheduled_ms.user_id = people.user_id
+    left join signed_in_ms on signed_in_ms.user_id = people.user_id`,
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.user_id),
+      { scheduledMs: Number(row.scheduled_ms), signedInMs: Number(row.signed_in_ms) },
+    ]),
+  );
 }
 
 export type RawBreak = RawSpan & { statusName: string; threshold: number };

@@ -15,6 +15,7 @@ import {
   readBreaks,
   readSchedules,
   readSpans,
+  signedInSchedules,
   statusesOf,
   taskNamesOf,
 } from './span-queries';
@@ -207,34 +208,14 @@ export const spanWidgets: WidgetHandlers = {
     const end = rangeEnd(input);
     // Scheduled time counts up to now: a schedule's future cannot have been used yet.
     const scheduledTo = Math.min(end, input.now);
-    const [schedules, sessions, idle] = await Promise.all([
-      readSchedules(input, input.from, end),
-      readSpans(input, ['session'], input.from, end),
+    const [times, idle] = await Promise.all([
+      signedInSchedules(input, input.from, end, scheduledTo),
       idleInSchedules(input, input.from, end, scheduledTo),
     ]);
-    const schedulesOf = byPerson(schedules);
-    const sessionsOf = byPerson(sessions);
-    const people = new Set([...schedulesOf.keys(), ...sessionsOf.keys()]);
-    const names = await namesOf(input, people);
-    const rows = [...people].map((userId) => {
-      const scheduled = union(
-        (schedulesOf.get(userId) ?? []).map(
-          (schedule): Interval => [Math.max(schedule.start, input.from), Math.min(schedule.end, scheduledTo)],
-        ),
-      );
-      const signedIn = intersect(
-        union(
-          (sessionsOf.get(userId) ?? []).flatMap((span) => {
-            const piece = clip(span, input.from, end, input.now);
-            return piece ? [piece] : [];
-          }),
-        ),
-        scheduled,
-      );
-      const signedInMs = length(signedIn);
+    const names = await namesOf(input, times.keys());
+    const rows = [...times].map(([userId, { scheduledMs, signedInMs }]) => {
       const idleMs = Math.min(idle.get(userId) ?? 0, signedInMs);
       const activeMs = signedInMs - idleMs;
-      const scheduledMs = length(scheduled);
       return {
         userId,
         name: names.get(userId) ?? '',

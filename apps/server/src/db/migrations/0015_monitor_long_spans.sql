@@ -1,0 +1,1 @@
+CREATE INDEX "activity_spans_tenant_kind_long_idx" ON "activity_spans" USING btree ("tenant_id","kind","started_at") WHERE ended_at - started_at >= 900000;

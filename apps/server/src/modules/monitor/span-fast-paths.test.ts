@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app';
+import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
+import { activitySpans, schedules, statuses } from '../../db/schema';
+import { ensureMonthPartition } from '../../platform/partitions';
+import { spanWidgets } from './span-widgets';
+import type { WidgetInput } from './widget-input';
+
+/**
+ * The span widgets summed by the database (employee_utilization's unions of sessions and
+ * schedules, break_adherence's totals) against the straightforward computation from the raw rows,
+ * on random data: sessions on two machines at once, overlapping and archived schedules, open spans,
+ * ranges whose edges fall anywhere.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const BASE = Date.UTC(2026, 4, 4);
+const NOW = BASE + 20 * DAY + 13 * HOUR + 12_345;
+
+type Row = { user: number; start: number; end: number | null };
+
+let t: TestApp;
+let company: TestCompany;
+let people: number[];
+const sessions: Row[] = [];
+const idles: Row[] = [];
+const shifts: (Row & { end: number; archived: boolean })[] = [];
+const breaks: (Row & { threshold: number })[] = [];
+
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const db = t.database.db;
+  company = await createCompany(db, { name: 'Monitor Random Spans' });
+  const department = (await createDepartment(db, company, { name: 'Floor' })).id;
+  people = [];
+  for (let i = 0; i < 4; i += 1) people.push((await createUser(db, { company })).id);
+  const status = async (name: string, threshold: number) =>
+    (
+      await db
+        .insert(statuses)
+        .values({
+          tenantId: company.tenantId,
+          departmentId: department,
+          name,
+          threshold,
+          icon: Buffer.from('i'),
+          fileName: 'i.png',
+        })
+        .returning({ id: statuses.id })
+    )[0]!.id;
+  const thresholds = new Map([
+    [await status('Coffee', 10), 10],
+    [await status('Lunch', 30), 30],
+    [await status('Working', 0), 0],
+  ]);
+  const next = random(5);
+  const spanRows: (typeof activitySpans.$inferInsert)[] = [];
+  for (let day = 0; day < 21; day += 1) {
+    for (const user of people) {
+      const at = BASE + day * DAY + Math.floor(next() * 20 * HOUR);
+      const end = at + 6 * HOUR + Math.floor(next() * 5 * HOUR);
+      if (at > NOW) continue;
+      shifts.push({ user, start: at, end, archived: next() < 0.1 });
+      if (next() < 0.2) shifts.push({ user, start: at + 2 * HOUR, end: end + HOUR, archived: false });
+      for (let machine = 0; machine < (next() < 0.3 ? 2 : 1); machine += 1) {
+        const start = at - HOUR + Math.floor(next() * 3 * HOUR);
+        const stop = start + Math.floor(next() * 9 * HOUR);
+        sessions.push({ user, start, end: stop > NOW ? null : stop });
+      }
+      for (let i = 0; i < 3; i += 1) {
+        const start = at + Math.floor(next() * 8 * HOUR);
+        const stop = start + Math.floor(next() * 50 * MINUTE);
+        idles.push({ user, start, end: stop > NOW ? null : stop });
+      }
+      for (const [statusId, threshold] of thresholds) {
+        const start = at + Math.floor(next() * 8 * HOUR);
+        const stop = start + Math.floor(next() * 50 * MINUTE);
+        if (start > NOW) continue;
+        if (threshold > 0) breaks.push({ user, start, end: stop > NOW ? null : stop, threshold });
+        spanRows.push(row(user, 'status', start, stop > NOW ? null : stop, statusId));
+      }
+    }
+  }
+  for (const session of sessions) spanRows.push(row(session.user, 'session', session.start, session.end));
+  for (const idle of idles) spanRows.push(row(idle.user, 'idle', idle.start, idle.end));
+  await ensureMonthPartition(db, 'activity_spans', BASE);
+  await ensureMonthPartition(db, 'activity_spans', BASE + 31 * DAY);
+  for (let i = 0; i < spanRows.length; i += 500) await db.insert(activitySpans).values(spanRows.slice(i, i + 500));
+  await db.insert(schedules).values(
+    shifts.map((shift) => ({
+      tenantId: company.tenantId,
+      userId: shift.user,
+      scheduleStart: shift.start,
+      scheduleEnd: shift.end,
+      archived: shift.archived,
+    })),
+  );
+
+  function row(
+    user: number,
+    kind: 'session' | 'idle' | 'status',
+    start: number,
+    end: number | null,
+    statusId?: number,
+  ) {
+    return {
+      id: randomUUID(),
+      tenantId: company.tenantId,
+      companyId: company.id,
+      userId: user,
+      kind,
+      startedAt: start,
+      endedAt: end,
+      statusId: statusId ?? null,
+      receivedAt: start,
+    };
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await t.close();
+});
+
+type Interval = [number, number];
+function union(intervals: Interval[]): Interval[] {
+  const out: Interval[] = [];
+  for (const [a, b] of intervals.filter(([a, b]) => a < b).sort((x, y) => x[0] - y[0] || x[1] - y[1])) {
+    const last = out.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+const total = (intervals: Interval[]) => intervals.reduce((sum, [a, b]) => sum + b - a, 0);
+function intersection(left: Interval[], right: Interval[]) {
+  let sum = 0;
+  for (const [a, b] of left) for (const [c, d] of right) sum += Math.max(0, Math.min(b, d) - Math.max(a, c));
+  return sum;
+}
+
+/** employee_utilization as its definition says, from every row. */
+function plainUtilization(from: number, to: number, who: readonly number[] | null) {
+  const end = to + 1;
+  const scheduledTo = Math.min(end, NOW);
+  const mine = <T extends { user: number }>(rows: T[]) => rows.filter((row) => !who || who.includes(row.user));
+  const shiftsIn = mine(shifts).filter((s) => !s.archived && s.start < end && s.end > from);
+  const sessionsIn = mine(sessions).filter(
+    (s) => s.start < end && (s.end ?? NOW) > from && (s.end !== null || NOW > from),
+  );
+  const users = new Set([...shiftsIn.map((s) => s.user), ...sessionsIn.map((s) => s.user)]);
+  return [...users].map((user) => {
+    const ownShifts = shiftsIn.filter((s) => s.user === user);
+    const scheduled = union(ownShifts.map((s): Interval => [Math.max(s.start, from), Math.min(s.end, scheduledTo)]));
+    const signed = union(
+      sessionsIn
+        .filter((s) => s.user === user)
+        .map((s): Interval => [Math.max(s.start, from), Math.min(Math.max(s.start, s.end ?? NOW), end)]),
+    );
+    const signedInMs = intersection(signed, scheduled);
+    // Idle inside each schedule, summed (an agent reports idle only while signed in).
+    let idle = 0;
+    for (const shift of ownShifts) {
+      for (const span of idles.filter((i) => i.user === user)) {
+        if (span.start >= end) continue;
+        idle += Math.max(
+          0,
+          Math.min(span.end ?? NOW, shift.end, scheduledTo) - Math.max(span.start, shift.start, from),
+        );
+      }
+    }
+    const idleMs = Math.min(idle, signedInMs);
+    const scheduledMs = total(scheduled);
+    return {
+      userId: user,
+      activeMs: signedInMs - idleMs,
+      idleMs,
+      scheduledMs,
+      utilization: scheduledMs > 0 ? (signedInMs - idleMs) / scheduledMs : null,
+    };
+  });
+}
+
+function plainBreaks(from: number, to: number, who: readonly number[] | null) {
+  const per = new Map<number, { breaks: number; overThreshold: number; overMs: number }>();
+  for (const item of breaks) {
+    if ((who && !who.includes(item.user)) || item.start < from || item.start > to) continue;
+    const over = Math.max(0, Math.max(item.start, item.end ?? NOW) - item.start - item.threshold * MINUTE);
+    const entry = per.get(item.user) ?? { breaks: 0, overThreshold: 0, overMs: 0 };
+    entry.breaks += 1;
+    entry.overThreshold += over > 0 ? 1 : 0;
+    entry.overMs += over;
+    per.set(item.user, entry);
+  }
+  return [...per].map(([userId, entry]) => ({ userId, ...entry }));
+}
+
+const byUser = <T extends { userId: number }>(rows: T[]) => [...rows].sort((a, b) => a.userId - b.userId);
+const withoutName = <T extends { name: string }>(rows: T[]) => rows.map(({ name: _name, ...rest }) => rest);
+
+describe('the span widgets summed by the database equal the straightforward computation', () => {
+  const next = random(11);
+  const ranges: [number, number][] = [[BASE, NOW + DAY]];
+  for (let i = 0; i < 8; i += 1) {
+    const from = BASE + Math.floor(next() * 15 * DAY);
+    ranges.push([from, from + Math.floor(next() * 7 * DAY)]);
+  }
+  it('employee_utilization and break_adherence', async () => {
+    for (const [from, to] of ranges) {
+      for (const who of [null, [people[0]!], people.slice(1)]) {
+        const input: WidgetInput = {
+          db: t.database.db,
+          scope: { kind: 'one', tenantId: company.tenantId },
+          people: who,
+          from,
+          to,
+          tz: 'UTC',
+          now: NOW,
+        };
+        const label = `${new Date(from).toISOString()} → ${new Date(to).toISOString()} ${JSON.stringify(who)}`;
+        expect(byUser(withoutName(await spanWidgets.employee_utilization!(input))), label).toEqual(
+          byUser(plainUtilization(from, to, who)),
+        );
+        expect(byUser(withoutName(await spanWidgets.break_adherence!(input))), label).toEqual(
+          byUser(plainBreaks(from, to, who)),
+        );
+      }
+    }
+  }, 120_000);
+});
