@@ -133,6 +133,47 @@ test('a drag by mouse is saved and still there after a reload', async ({ page, r
   expect(await titles(column(page, 2))).toEqual(['Top Applications']);
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('a drag by touch (a press held, then moved) is saved and still there after a reload', async ({
+    page,
+    request,
+  }) => {
+    await setLayout(request, ['active_users@1', 'alerts@2']);
+    await openMonitor(page);
+    await expect.poll(() => titles(column(page, 2))).toEqual(['Alerts']);
+
+    // One column on a phone: Alerts below Active Users. Touch events as a finger makes them
+    // (Chromium's input layer through CDP): pressed, held past the sensor's 200 ms, moved, lifted.
+    const handle = page.getByRole('button', { name: 'Move Alerts' });
+    await handle.scrollIntoViewIfNeeded();
+    const target = page.getByRole('region', { name: 'Active Users' });
+    const from = (await handle.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    const x = from.x + from.width / 2;
+    const y = from.y + from.height / 2;
+    const save = saved(page);
+    await touch('touchStart', x, y);
+    await page.waitForTimeout(400);
+    const steps = 20;
+    for (let step = 1; step <= steps; step += 1) {
+      await touch('touchMove', x, y + ((to.y + 10 - y) * step) / steps);
+      await page.waitForTimeout(16);
+    }
+    await touch('touchEnd', x, to.y + 10);
+    await expect.poll(() => titles(column(page, 1))).toEqual(['Alerts', 'Active Users']);
+    expect((await save).status()).toBe(200);
+
+    await page.reload();
+    await expect.poll(() => titles(column(page, 1))).toEqual(['Alerts', 'Active Users']);
+    expect(await titles(column(page, 2))).toEqual([]);
+  });
+});
+
 test('a move by keyboard is saved and still there after a reload', async ({ page, request }) => {
   await setLayout(request, ['active_users@1', 'top_applications@2', 'hourly_activity@1', 'top_statuses@1']);
   await openMonitor(page);

@@ -1,0 +1,113 @@
+// @ts-check
+// The monitor dashboard in the browser with all sixteen widgets, on a database seeded by
+// bench/seed-activity.ts (1,000 people × 30 days on PostgreSQL): starts the server on it with the
+// built console (run `npm run build -w apps/web` first), signs in as the company's head
+// (head@monitor.bench.test), makes all sixteen widgets visible in their layout, and opens
+// /dashboard/report/monitor for the last `--days` days (30) in Chromium (the browser's zone
+// `--tz`, Europe/Berlin) `--runs` times (5), each in a fresh browser context (no cache: the first
+// visit of a user). A run's time is from the navigation's start until every card shows its data
+// (or its empty message) and no chart is still loading: the page complete, as a person sees it.
+// Prints each run, the median and the slowest; the aim (issue 17) is at most 1.5 s.
+//
+//   node bench/monitor-page.mjs --database-url postgres://postgres@127.0.0.1:5432/monitor_bench
+//   node bench/monitor-page.mjs --data-dir /tmp/opsdeck-monitor
+//
+// A card that shows an error, or a page not complete within 30 s, fails the run (exit code 1).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { loadAverage, percentile, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import { AGENT_SECRET, options, serverNodeArgs } from './live-lib.mjs';
+
+const args = options({ databaseUrl: '', dataDir: '', runs: 5, days: 30, tz: 'Europe/Berlin', port: 8395 });
+if (!args.databaseUrl === !args.dataDir)
+  throw new Error('name the seeded database: --database-url URL or --data-dir DIR');
+if (!existsSync(path.join(root, 'apps/web/dist/index.html')))
+  throw new Error('the console is not built: npm run build -w apps/web');
+const HEAD = { email: 'head@monitor.bench.test', password: 'bench-password' };
+const base = `http://127.0.0.1:${args.port}`;
+
+const server = startServer({
+  port: args.port,
+  ...(args.dataDir ? { dataDir: String(args.dataDir) } : {}),
+  env: {
+    ...(args.databaseUrl ? { DATABASE_URL: String(args.databaseUrl) } : {}),
+    DEMO: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD: 'bench-admin',
+    AGENT_SECRET,
+  },
+  nodeArgs: serverNodeArgs(),
+});
+const launch = JSON.parse(readFileSync(path.join(root, 'e2e/chromium.json'), 'utf8'));
+const browser = await chromium.launch({ executablePath: launch.executablePath, args: launch.args });
+let failed = false;
+try {
+  await waitFor(`${base}/api/health`);
+  const headers = await signedInHeaders(args.port, HEAD);
+  const call = async (/** @type {string} */ url, /** @type {RequestInit} */ init = {}) => {
+    const response = await fetch(`${base}/api${url}`, { ...init, headers });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const me = await call('/user/profile/current-user');
+  const catalogue = /** @type {{ widgetKey: string }[]} */ (await call('/widget'));
+  await call(`/user/updateVisibleWidgets/${me.id}`, {
+    method: 'POST',
+    body: JSON.stringify({
+      currentVisibleWidgets: catalogue.map((widget, i) => ({
+        widgetKey: widget.widgetKey,
+        widgetOrder: i + 1,
+        widgetColumnNumber: (i % 2) + 1,
+      })),
+    }),
+  });
+
+  // The range's days in the browser's zone: the page's own dateFrom/dateTo (any millisecond of a day names it).
+  const now = Date.now();
+  const dateFrom = now - (args.days - 1) * 86_400_000;
+  const url = `${base}/dashboard/report/monitor?dateFrom=${dateFrom}&dateTo=${now}`;
+  console.log(
+    `Monitor page, ${catalogue.length} widgets, ${args.days} days, ${args.databaseUrl ? 'PostgreSQL' : 'PGlite'}; load average ${loadAverage()}`,
+  );
+  /** @type {number[]} */
+  const times = [];
+  for (let run = 0; run < args.runs; run += 1) {
+    const context = await browser.newContext({ timezoneId: String(args.tz), viewport: { width: 1400, height: 900 } });
+    await context.addInitScript((token) => localStorage.setItem('opsdeck.authToken', token), headers['x-auth-token']);
+    const page = await context.newPage();
+    const started = performance.now();
+    await page.goto(url);
+    // Complete: sixteen bodies with data or their empty message, and nothing still loading inside them.
+    await page.waitForFunction(
+      (count) => {
+        const bodies = [...document.querySelectorAll('[data-widget-state]')];
+        if (bodies.some((body) => body.getAttribute('data-widget-state') === 'error')) return 'error';
+        const done = bodies.filter((body) => ['data', 'empty'].includes(body.getAttribute('data-widget-state') ?? ''));
+        return done.length === count && !document.querySelector('[data-widget] [aria-busy="true"]');
+      },
+      catalogue.length,
+      { timeout: 30_000, polling: 'raf' },
+    );
+    const took = performance.now() - started;
+    const errors = await page.locator('[data-widget-state="error"]').count();
+    if (errors) {
+      failed = true;
+      console.log(`  run ${run + 1}: ${errors} widgets answered an error`);
+    }
+    times.push(took);
+    console.log(`  run ${run + 1}: complete in ${Math.round(took)} ms`);
+    await context.close();
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  console.log(
+    `  median ${Math.round(percentile(sorted, 50))} ms, slowest ${Math.round(sorted.at(-1) ?? 0)} ms (aim ≤ 1,500 ms); load average ${loadAverage()}`,
+  );
+} catch (error) {
+  failed = true;
+  console.error(error);
+} finally {
+  await browser.close();
+  await server.stop();
+}
+process.exit(failed ? 1 : 0);
