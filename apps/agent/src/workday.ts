@@ -309,7 +309,7 @@ export function planDay(
     if (block.status) add({ kind: 'status', start: block.start, end: block.end, statusId: block.status.id });
     if (block.isBreak) continue;
     const own = block.status ? (roles.tasksOf.get(block.status.id) ?? []) : [];
-    // Tasks in turn, 30 to 90 minutes each; the applications of the task at hand.
+    // Tasks in turn, 40 to 110 minutes each; the applications of the task at hand.
     let at = block.start;
     let previousTask: WorkdayTask | undefined;
     let previousApp: string | undefined;
@@ -319,14 +319,14 @@ export function planDay(
       if (own.length) {
         const choices = own.length > 1 ? own.filter((item) => item !== previousTask) : own;
         task = pick(random, choices);
-        taskEnd = toSecond(at + (30 + random() * 60) * MINUTE);
+        taskEnd = toSecond(at + (40 + random() * 70) * MINUTE);
         if (taskEnd > block.end - 5 * MINUTE) taskEnd = block.end;
         add({ kind: 'task', start: at, end: taskEnd, taskId: task.id });
         previousTask = task;
       }
       const apps = applicationsFor(task?.name ?? block.status?.name ?? '');
       for (let appAt = at; appAt < taskEnd; ) {
-        let appEnd = toSecond(appAt + (5 + random() * random() * 60) * MINUTE);
+        let appEnd = toSecond(appAt + (6 + random() * random() * 72) * MINUTE);
         if (appEnd > taskEnd - MINUTE) appEnd = taskEnd;
         const pool = random() < 0.12 ? EVERYDAY : apps;
         // Weighted to the first (the task's main application), never the same twice in a row.
