@@ -1,5 +1,5 @@
 import type { ActivityKind } from '@opsdeck/contract/activity';
-import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { selectRows } from '../../db/client';
 import { activityDailyRollups, activityRollups, activitySpans, statuses, tasks, users } from '../../db/schema';
@@ -414,10 +414,14 @@ function union(intervals: Interval[]): Interval[] {
 /** `whole` minus `minus`, both merged. */
 function subtract(whole: Interval[], minus: Interval[]): Interval[] {
   const out: Interval[] = [];
+  let first = 0;
   for (const [a, b] of whole) {
+    // Both sorted: what ends before this interval ends before every later one.
+    while (first < minus.length && minus[first]![1] <= a) first += 1;
     let at = a;
-    for (const [c, d] of minus) {
-      if (d <= at || c >= b) continue;
+    for (let i = first; i < minus.length && minus[i]![0] < b; i += 1) {
+      const [c, d] = minus[i]!;
+      if (d <= at) continue;
       if (c > at) out.push([at, c]);
       at = Math.max(at, d);
     }
@@ -426,8 +430,21 @@ function subtract(whole: Interval[], minus: Interval[]): Interval[] {
   return out;
 }
 
-const overlapWith = (from: number, to: number, merged: Interval[]) =>
-  merged.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(to, b) - Math.max(from, a)), 0);
+/** The time [from, to) shares with sorted, disjoint intervals: from the first one ending after `from` (bisection). */
+function overlapWith(from: number, to: number, merged: Interval[]) {
+  let low = 0;
+  let high = merged.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (merged[mid]![1] <= from) low = mid + 1;
+    else high = mid;
+  }
+  let sum = 0;
+  for (let i = low; i < merged.length && merged[i]![0] < to; i += 1) {
+    sum += Math.max(0, Math.min(to, merged[i]![1]) - Math.max(from, merged[i]![0]));
+  }
+  return sum;
+}
 
 export type RollupWidgetDeps = {
   /** The keys with an agent connected now, on any instance (modules/events). */
@@ -589,8 +606,8 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
               and(sql`${span.endedAt} > ${from}`, gte(span.startedAt, from - DAY_BEFORE)),
             ),
           ),
-        )
-        .orderBy(asc(span.startedAt));
+        );
+      // No order needed: the intervals are sorted per agent below, and the sums do not depend on it.
       type Agent = { sessions: Interval[]; idle: Interval[]; tasks: { taskId: number; at: Interval }[] };
       const agents = new Map<string, Agent>();
       for (const row of rows) {
