@@ -160,9 +160,30 @@ export const spanWidgets: WidgetHandlers = {
       sessions.map((span) => span.userId),
     );
     const days = zonedDays(input.from, input.to, input.tz);
+    /** The index of the day holding `at` (clamped to the range's days). */
+    const dayOf = (at: number) => {
+      let low = 0;
+      let high = days.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (days[mid]!.start <= at) low = mid;
+        else high = mid - 1;
+      }
+      return low;
+    };
     const rows: WidgetAnswer<'employee_login_hours'> = [];
-    for (const [userId, spans] of byPerson(sessions)) {
-      for (const day of days) {
+    for (const [userId, all] of byPerson(sessions)) {
+      // Each day looks only at the sessions that may reach into it, not at the person's month.
+      const candidates = new Map<number, RawSpan[]>();
+      for (const span of all) {
+        for (let index = dayOf(span.start); index <= dayOf(endOf(span, input.now)); index += 1) {
+          const list = candidates.get(index);
+          if (list) list.push(span);
+          else candidates.set(index, [span]);
+        }
+      }
+      for (const [index, spans] of candidates) {
+        const day = days[index]!;
         const from = Math.max(day.start, input.from);
         const to = Math.min(day.end, rangeEnd(input));
         const pieces = spans.flatMap((span) => {
