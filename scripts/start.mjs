@@ -19,8 +19,9 @@ server.on('exit', (code, signal) => {
   process.exit(code ?? (signal ? 1 : 0));
 });
 
-// With the embedded demo, a few simulated agents per company (apps/agent) keep the Events page
-// alive from the first start. DEMO=0 (or a DATABASE_URL) runs none.
+// With the embedded demo, a simulated agent per demo employee (apps/agent) acts out their working
+// day on the monitor, and a few per company keep the Events page alive, from the first start.
+// DEMO=0 (or a DATABASE_URL) runs none.
 if (!process.env.DATABASE_URL && process.env.DEMO !== '0') void startDemoAgents();
 
 async function startDemoAgents() {
