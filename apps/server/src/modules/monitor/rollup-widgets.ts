@@ -100,9 +100,10 @@ function mergedSpans(terms: readonly Span[]): Span[] {
 
 /** The terms a rollup row at `at` (a day or a bucket) falls in. */
 function termsAt(terms: readonly Term[], width: number) {
-  if (terms.length === 1 && terms[0]!.weight === 1) {
-    const only = terms[0]!;
-    return () => [only];
+  // Every row read is inside a term: with one weight and one tag, any term stands for them all.
+  if (terms.every((term) => term.weight === 1 && term.tag === terms[0]!.tag)) {
+    const only = [terms[0]!];
+    return () => only;
   }
   const byStart = new Map<number, Term[]>();
   for (const term of terms) {
@@ -128,7 +129,8 @@ async function readRollup(
 ): Promise<Slice[]> {
   if (terms.length === 0) return [];
   const time = 'bucketStart' in table ? table.bucketStart : table.dayStart;
-  const byTime = options.byTime || terms.length > 1 || terms.some((term) => term.weight !== 1);
+  // Times are kept apart only when asked, or when a row's term decides its weight or its day.
+  const byTime = options.byTime || terms.some((term) => term.weight !== 1 || term.tag !== terms[0]!.tag) || false;
   const keepPerson = options.perPerson || false;
   const at = byTime ? sql<number>`${time}` : sql<number>`0`;
   const person = keepPerson ? sql<number>`${table.personId}` : sql<number>`0`;
@@ -153,7 +155,11 @@ async function readRollup(
     .groupBy(...(byTime ? [time] : []), ...(keepPerson ? [table.personId] : []), table.kind, table.item);
   const slices: Slice[] = [];
   const termsOf = termsAt(terms, width);
-  const only = terms[0]!;
+  const only = {
+    from: Math.min(...terms.map((term) => term.from)),
+    to: Math.max(...terms.map((term) => term.to)),
+    tag: terms[0]!.tag,
+  };
   for (const row of rows) {
     const base = { person: row.person, kind: row.kind, item: row.item };
     if (!byTime) {
