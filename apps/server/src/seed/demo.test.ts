@@ -1,3 +1,6 @@
+import type { SimulatedAgent } from '@opsdeck/agent/agent';
+import { AdminApi, planFleet, startWorkdays } from '@opsdeck/agent/fleet';
+import { planWorkdays, type Workdays } from '@opsdeck/agent/workday';
 import type { Account, AccountPage } from '@opsdeck/contract/accounts';
 import type { CatalogueActivity } from '@opsdeck/contract/activities';
 import type { Company } from '@opsdeck/contract/companies';
@@ -314,5 +317,35 @@ describe('the demo activity of the Monitor (issue 17)', () => {
       }
       expect([...kinds].sort(), plan.name).toEqual(['absent', 'break_over', 'idle_long', 'late']);
     }
+  });
+
+  it('gives the demo fleet one agent per staff member, whose plan goes on with the seeded spans', async () => {
+    const api = new AdminApi(t.baseUrl);
+    await api.signIn(ADMIN.email, ADMIN.password);
+    const members = await planFleet(api, { count: undefined, perCompany: Number.POSITIVE_INFINITY, generate: false });
+    expect(members).toHaveLength(DEMO_COMPANIES.reduce((sum, plan) => sum + plan.staff.length, 0));
+    const given = new Map<string, Workdays>();
+    const agents = members.map(
+      (member) =>
+        ({
+          setWorkdays: (workdays: Workdays) => given.set(member.emailAddress!, workdays),
+        }) as unknown as SimulatedAgent,
+    );
+    const workdays = startWorkdays(api, members, agents);
+    expect(await workdays.refresh()).toBe(members.length);
+    workdays.stop();
+    // The spans the live agents would send that started before the seed: the seeded ones, id for id.
+    const planned = [...given.values()]
+      .flatMap((plan) => planWorkdays(plan))
+      .filter((span) => span.start < startedAt - 60_000);
+    expect(planned.length).toBeGreaterThan(members.length * 20);
+    const stored = await rows<{ id: string; kind: string; start: string }>(
+      sql`select id::text, kind, started_at::text as start from activity_spans where started_at >= ${startedAt - 2 * DAY}::bigint`,
+    );
+    const byId = new Map(stored.map((row) => [row.id, row]));
+    const missing = planned.filter(
+      (span) => byId.get(span.id)?.start !== String(span.start) || byId.get(span.id)?.kind !== span.kind,
+    );
+    expect(missing).toEqual([]);
   });
 });
