@@ -194,4 +194,17 @@ describe('ActivityReporter', () => {
     expect(reporter.pendingSpans).toBe(0);
     reporter.stop();
   });
+
+  it('does not send again the spans it ended and had receipted when a plan is read again days later', async () => {
+    const fake = fakeTransport();
+    const reporter = new ActivityReporter(fake.transport);
+    const day = span(T0 + HOUR, T0 + 9 * HOUR);
+    reporter.setPlan([day]);
+    await vi.advanceTimersByTimeAsync(2 * 24 * HOUR);
+    expect(fake.words()).toEqual([`${short(day)}:null`, `${short(day)}:${day.end}`]);
+    reporter.setPlan([day]);
+    await flush();
+    expect(fake.frames).toHaveLength(2);
+    reporter.stop();
+  });
 });

@@ -1,4 +1,9 @@
-import { ACTIVITY_MAX_EVENTS, ACTIVITY_MAX_SPAN_MS, type Activity } from '@opsdeck/contract/activity';
+import {
+  ACTIVITY_MAX_AGE_MS,
+  ACTIVITY_MAX_EVENTS,
+  ACTIVITY_MAX_SPAN_MS,
+  type Activity,
+} from '@opsdeck/contract/activity';
 import type { PlannedSpan } from './workday';
 
 /**
@@ -51,7 +56,10 @@ export class ActivityReporter {
   private upcoming: PlannedSpan[] = [];
   /** Started spans: open ones, and closed ones not yet receipted. */
   private readonly live = new Map<string, Tracked>();
-  /** Ids of spans ended and receipted, with their end (forgotten a day after). */
+  /**
+   * Ids of spans ended and receipted, with their end: a plan read again (hourly, a day back) does
+   * not send them again. Forgotten once the server would refuse them anyway (7 days).
+   */
   private readonly done = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private generation = 0;
@@ -126,7 +134,7 @@ export class ActivityReporter {
         item.acked = false;
       }
     }
-    for (const [id, end] of this.done) if (end < now - ACTIVITY_MAX_SPAN_MS) this.done.delete(id);
+    for (const [id, end] of this.done) if (end < now - ACTIVITY_MAX_AGE_MS) this.done.delete(id);
     this.flush();
     // Wake at the next start or end.
     let next = this.upcoming[0]?.start ?? Number.POSITIVE_INFINITY;
