@@ -112,6 +112,17 @@ export const activityDailyRollups = pgTable(
       columns: [table.tenantId, table.personId, table.dayStart, table.kind, table.item],
     }),
     index('activity_daily_rollups_day_idx').on(table.dayStart),
+    // Every person's rows of some kinds over a range (active_users, the people of status_summary)
+    // without reading their applications' rows, from the index alone (modules/monitor).
+    index('activity_daily_rollups_tenant_kind_day_idx').on(
+      table.tenantId,
+      table.kind,
+      table.dayStart,
+      table.personId,
+      table.item,
+      table.durationMs,
+      table.starts,
+    ),
     index('activity_daily_rollups_company_id_idx').on(table.companyId),
   ],
 );

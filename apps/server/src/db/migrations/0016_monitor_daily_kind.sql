@@ -1,0 +1,1 @@
+CREATE INDEX "activity_daily_rollups_tenant_kind_day_idx" ON "activity_daily_rollups" USING btree ("tenant_id","kind","day_start","person_id","item","duration_ms","starts");
