@@ -8,6 +8,7 @@ import { ensureMonthPartition } from '../../platform/partitions';
 import { rebuildActivityRollups } from '../activity/rollups';
 import { zonedDays } from '../reports/ranges';
 import { createRollupWidgets } from './rollup-widgets';
+import { seededRandom as random } from './test-random';
 import type { WidgetInput } from './widget-input';
 
 /**
@@ -33,17 +34,6 @@ let company: TestCompany;
 let people: number[];
 const spans: Raw[] = [];
 const NOW = Date.UTC(2026, 10, 8, 13, 7, 11, 5);
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -6,7 +6,7 @@ import { activityDailyRollups, activityRollups, activitySpans, statuses, tasks, 
 import { inScope } from '../../platform/tenancy';
 import { BUCKET_MS, DAY_MS } from '../execution-logs/queries';
 import { decomposeRange, type Span, type ZonedDay, zonedDays } from '../reports/ranges';
-import type { WidgetHandlers, WidgetInput } from './widget-input';
+import { dayIndexOf, type WidgetHandlers, type WidgetInput } from './widget-input';
 
 /**
  * The nine widgets read from the rollups (docs/monitor.md, "The widgets"): whole UTC days from
@@ -508,16 +508,7 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
       const other = totals.length > 5;
       const perDay = days.map(() => new Map<string, number>(top.map((label) => [label, 0])));
       const otherPerDay = days.map(() => 0);
-      const dayOf = (at: number) => {
-        let low = 0;
-        let high = days.length - 1;
-        while (low < high) {
-          const mid = (low + high + 1) >> 1;
-          if (days[mid]!.start <= at) low = mid;
-          else high = mid - 1;
-        }
-        return low;
-      };
+      const dayOf = dayIndexOf(days);
       const topSet = new Set(top);
       const add = (index: number, item: string, ms: number) => {
         if (topSet.has(item)) perDay[index]!.set(item, perDay[index]!.get(item)! + ms);

@@ -4,12 +4,14 @@ import { startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
 import { activitySpans, schedules, statuses } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
+import { zonedDays } from '../reports/ranges';
 import { spanWidgets } from './span-widgets';
+import { seededRandom as random } from './test-random';
 import type { WidgetInput } from './widget-input';
 
 /**
  * The span widgets summed by the database (employee_utilization's unions of sessions and
- * schedules, break_adherence's totals) against the straightforward computation from the raw rows,
+ * schedules, break_adherence's totals) and employee_login_hours' sessions looked up by day against the straightforward computation from the raw rows,
  * on random data: sessions on two machines at once, overlapping and archived schedules, open spans,
  * ranges whose edges fall anywhere.
  */
@@ -29,16 +31,6 @@ const sessions: Row[] = [];
 const idles: Row[] = [];
 const shifts: (Row & { end: number; archived: boolean })[] = [];
 const breaks: (Row & { threshold: number })[] = [];
-
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -207,6 +199,38 @@ function plainBreaks(from: number, to: number, who: readonly number[] | null) {
   return [...per].map(([userId, entry]) => ({ userId, ...entry }));
 }
 
+/** employee_login_hours as its definition says: every session against every day. */
+function plainLoginHours(from: number, to: number, tz: string, who: readonly number[] | null) {
+  const end = to + 1;
+  const mine = sessions.filter(
+    (s) => (!who || who.includes(s.user)) && s.start < end && (s.end ?? NOW) > from && (s.end !== null || NOW > from),
+  );
+  const rows: { userId: number; date: string; firstLogin: number; lastLogout: number | null; loggedMs: number }[] = [];
+  for (const user of new Set(mine.map((s) => s.user))) {
+    for (const day of zonedDays(from, to, tz)) {
+      const a = Math.max(day.start, from);
+      const b = Math.min(day.end, end);
+      const pieces = mine
+        .filter((s) => s.user === user)
+        .flatMap((s) => {
+          const sEnd = Math.max(s.start, s.end ?? NOW);
+          const p: Interval = [Math.max(s.start, a), Math.min(sEnd, b)];
+          return p[0] < p[1] ? [{ p, open: s.end === null && sEnd <= b }] : [];
+        });
+      if (pieces.length === 0) continue;
+      const last = Math.max(...pieces.map(({ p }) => p[1]));
+      rows.push({
+        userId: user,
+        date: day.date,
+        firstLogin: Math.min(...pieces.map(({ p }) => p[0])),
+        lastLogout: pieces.some(({ p, open }) => open && p[1] === last) ? null : last,
+        loggedMs: total(union(pieces.map(({ p }) => p))),
+      });
+    }
+  }
+  return rows.sort((x, y) => x.userId - y.userId || (x.date < y.date ? -1 : 1));
+}
+
 const byUser = <T extends { userId: number }>(rows: T[]) => [...rows].sort((a, b) => a.userId - b.userId);
 const withoutName = <T extends { name: string }>(rows: T[]) => rows.map(({ name: _name, ...rest }) => rest);
 
@@ -236,6 +260,13 @@ describe('the span widgets summed by the database equal the straightforward comp
         expect(byUser(withoutName(await spanWidgets.break_adherence!(input))), label).toEqual(
           byUser(plainBreaks(from, to, who)),
         );
+        for (const tz of ['Asia/Kathmandu', 'America/New_York']) {
+          const hours = withoutName(await spanWidgets.employee_login_hours!({ ...input, tz }));
+          expect(
+            hours.sort((x, y) => x.userId - y.userId || (x.date < y.date ? -1 : 1)),
+            `${label} ${tz}`,
+          ).toEqual(plainLoginHours(from, to, tz, who));
+        }
       }
     }
   }, 120_000);

@@ -19,7 +19,7 @@ import {
   statusesOf,
   taskNamesOf,
 } from './span-queries';
-import type { WidgetHandlers, WidgetInput } from './widget-input';
+import { dayIndexOf, type WidgetHandlers, type WidgetInput } from './widget-input';
 
 /**
  * The widgets read from the spans themselves and the schedules (docs/monitor.md, "The widgets"):
@@ -160,17 +160,7 @@ export const spanWidgets: WidgetHandlers = {
       sessions.map((span) => span.userId),
     );
     const days = zonedDays(input.from, input.to, input.tz);
-    /** The index of the day holding `at` (clamped to the range's days). */
-    const dayOf = (at: number) => {
-      let low = 0;
-      let high = days.length - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if (days[mid]!.start <= at) low = mid;
-        else high = mid - 1;
-      }
-      return low;
-    };
+    const dayOf = dayIndexOf(days);
     const rows: WidgetAnswer<'employee_login_hours'> = [];
     for (const [userId, all] of byPerson(sessions)) {
       // Each day looks only at the sessions that may reach into it, not at the person's month.

@@ -30,3 +30,17 @@ export type WidgetInput = {
 export type WidgetHandler<K extends WidgetKey> = (input: WidgetInput) => Promise<WidgetAnswer<K>>;
 
 export type WidgetHandlers = { [K in WidgetKey]?: WidgetHandler<K> };
+
+/** The index of the day (of a zone's consecutive days) holding `at`, by bisection; clamped to the first and last. */
+export function dayIndexOf(days: readonly { start: number }[]): (at: number) => number {
+  return (at) => {
+    let low = 0;
+    let high = days.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (days[mid]!.start <= at) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+}
