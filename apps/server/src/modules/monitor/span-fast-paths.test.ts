@@ -5,6 +5,7 @@ import { createCompany, createDepartment, createUser, type TestCompany } from '.
 import { activitySpans, schedules, statuses } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
 import { zonedDays } from '../reports/ranges';
+import { newestSessionEnds } from './span-queries';
 import { spanWidgets } from './span-widgets';
 import { seededRandom as random } from './test-random';
 import type { WidgetInput } from './widget-input';
@@ -260,6 +261,15 @@ describe('the span widgets summed by the database equal the straightforward comp
         expect(byUser(withoutName(await spanWidgets.break_adherence!(input))), label).toEqual(
           byUser(plainBreaks(from, to, who)),
         );
+        for (const limit of [3, 50]) {
+          const newest = (await newestSessionEnds(input, from, to, limit)).map((s) => [s.userId, s.start, s.end]);
+          const plain = sessions
+            .filter((s) => (!who || who.includes(s.user)) && s.end !== null && s.end >= from && s.end <= to)
+            .sort((x, y) => y.end! - x.end!)
+            .slice(0, limit)
+            .map((s) => [s.user, s.start, s.end]);
+          expect(newest, `${label} newest ${limit} session ends`).toEqual(plain);
+        }
         for (const tz of ['Asia/Kathmandu', 'America/New_York']) {
           const hours = withoutName(await spanWidgets.employee_login_hours!({ ...input, tz }));
           expect(

@@ -165,20 +165,33 @@ export function newestStarts(
   );
 }
 
-/** The newest session ends in [from, to] (at most `limit`). */
-export function newestSessionEnds(input: WidgetInput, from: number, to: number, limit: number) {
-  return selectSpans(
-    input,
-    and(
-      eq(activitySpans.kind, 'session'),
-      gte(activitySpans.startedAt, from - SPAN_MAX_MS),
-      lte(activitySpans.startedAt, to),
-      gte(activitySpans.endedAt, from),
-      lte(activitySpans.endedAt, to),
-    ),
-    desc(activitySpans.endedAt),
-    limit,
-  );
+/**
+ * The newest session ends in [from, to] (at most `limit`). First among the sessions starting in
+ * the last two days of the range only: every session starting before that ended less than a day
+ * after its start, so when the last of those found ends later than that, none can be newer; else
+ * (a quiet range, a short one) among every session that may end in the range.
+ */
+export async function newestSessionEnds(input: WidgetInput, from: number, to: number, limit: number) {
+  const ends = (startFrom: number) =>
+    selectSpans(
+      input,
+      and(
+        eq(activitySpans.kind, 'session'),
+        gte(activitySpans.startedAt, startFrom),
+        lte(activitySpans.startedAt, to),
+        gte(activitySpans.endedAt, from),
+        lte(activitySpans.endedAt, to),
+      ),
+      desc(activitySpans.endedAt),
+      limit,
+    );
+  const near = to - 2 * SPAN_MAX_MS;
+  if (near > from - SPAN_MAX_MS) {
+    const recent = await ends(near);
+    const last = recent[limit - 1];
+    if (last?.end != null && last.end >= near + SPAN_MAX_MS) return recent;
+  }
+  return ends(from - SPAN_MAX_MS);
 }
 
 /**
