@@ -8,29 +8,29 @@ import { OTHER_COLOR, seriesColor, type ViewProps } from './view';
 
 type Entry = WidgetAnswer<'application_duration'>[number];
 
-/** The server's name for the sum of the applications after the five longest. */
-const OTHER = 'Other';
-
 /**
- * Each day's time of the range's five longest applications and `Other`, one stacked bar a day.
- * The answer has every day and application (zeros too), days in order and applications in the
- * range's order; the table keeps the days with time.
+ * Each day's time of the range's five longest applications and the rest (the entry marked
+ * `other`: an application may itself be named "Other"), one stacked bar a day. The answer has
+ * every day and application (zeros too), days in order and applications in the range's order; the
+ * table keeps the days with time.
  */
 export function ApplicationDurationView({ data, title }: ViewProps<'application_duration'>) {
   const { t } = useTranslation();
-  const applications = [...new Set(data.map((entry) => entry.application))];
+  const identity = (entry: Entry) => (entry.other ? null : entry.application);
+  const applications = [...new Set(data.map(identity))];
+  const nameOf = (entry: Entry) => (entry.other ? t('monitor.widget.otherApplications') : entry.application);
   // Series keys are plain identifiers: an application's name may hold dots, which recharts reads as a path.
-  const key = (application: string) => `s${applications.indexOf(application)}`;
+  const key = (entry: Entry) => `s${applications.indexOf(identity(entry))}`;
   const days = new Map<string, Record<string, string | number>>();
   for (const entry of data) {
     const day = days.get(entry.date) ?? { date: entry.date };
-    day[key(entry.application)] = toHours(entry.durationMs);
+    day[key(entry)] = toHours(entry.durationMs);
     days.set(entry.date, day);
   }
   const series = applications.map((application, index) => ({
-    name: key(application),
-    label: application === OTHER ? t('monitor.widget.other') : application,
-    color: application === OTHER ? OTHER_COLOR : seriesColor(index),
+    name: `s${index}`,
+    label: application ?? t('monitor.widget.otherApplications'),
+    color: application === null ? OTHER_COLOR : seriesColor(index),
   }));
   const columns: Column<Entry>[] = [
     {
@@ -39,7 +39,7 @@ export function ApplicationDurationView({ data, title }: ViewProps<'application_
       value: (row) => row.date,
       render: (row) => formatDay(row.date),
     },
-    { key: 'application', header: t('monitor.widget.columns.application'), value: (row) => row.application },
+    { key: 'application', header: t('monitor.widget.columns.application'), value: nameOf },
     {
       key: 'time',
       header: t('monitor.widget.columns.time'),
@@ -54,7 +54,7 @@ export function ApplicationDurationView({ data, title }: ViewProps<'application_
       table={{
         columns,
         rows: data.filter((entry) => entry.durationMs > 0),
-        rowKey: (row) => `${row.date} ${row.application}`,
+        rowKey: (row) => `${row.date} ${key(row)}`,
       }}
       chart={
         <StackedBarsChart

@@ -130,19 +130,22 @@ describe('widget bodies', () => {
     expect(rows[9]).toEqual(['09:00', '1:30', '0:10']);
   });
 
-  it("lists each day's application time, Other included, and leaves out the days without", async () => {
+  it("lists each day's application time, the rest apart from an application named Other, and leaves out the days without", async () => {
     const { user } = renderWidget('application_duration', [
       { date: '2026-11-02', application: 'Excel', durationMs: HOUR },
-      { date: '2026-11-02', application: 'Other', durationMs: 20 * MINUTE },
+      { date: '2026-11-02', application: 'Other', durationMs: 10 * MINUTE },
+      { date: '2026-11-02', application: 'Other', durationMs: 20 * MINUTE, other: true },
       { date: '2026-11-03', application: 'Excel', durationMs: 0 },
-      { date: '2026-11-03', application: 'Other', durationMs: 5 * MINUTE },
+      { date: '2026-11-03', application: 'Other', durationMs: 0 },
+      { date: '2026-11-03', application: 'Other', durationMs: 5 * MINUTE, other: true },
     ]);
     await screen.findByRole('img', { name: /^Application Duration chart/ });
     await user.click(screen.getByRole('radio', { name: 'Table' }));
     expect(tableRows('Application Duration table')).toEqual([
       ['11/02/2026', 'Excel', '1:00'],
-      ['11/02/2026', 'Other', '0:20'],
-      ['11/03/2026', 'Other', '0:05'],
+      ['11/02/2026', 'Other', '0:10'],
+      ['11/02/2026', 'Other applications', '0:20'],
+      ['11/03/2026', 'Other applications', '0:05'],
     ]);
   });
 
