@@ -1,4 +1,5 @@
 import type { Activity } from '@opsdeck/contract/activity';
+import { gaussian, seededRandom, uuid } from './random';
 
 /**
  * A person's working days as activity spans (docs/monitor.md, "The simulator and the demo"): one
@@ -142,35 +143,9 @@ export function hashSeed(text: string): number {
   return (h1 ^ h2) >>> 0;
 }
 
-/** mulberry32: numbers in [0, 1), the same for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const gaussian = (random: () => number) => {
-  let sum = -6;
-  for (let i = 0; i < 12; i += 1) sum += random();
-  return sum;
-};
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 const pick = <T>(random: () => number, items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 const toSecond = (ms: number) => Math.round(ms / SECOND) * SECOND;
-
-/** A version-4 UUID drawn from the generator (the span ids a real agent would make at random). */
-function uuidFrom(random: () => number) {
-  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
-  hex[12] = '4';
-  hex[16] = (8 + Math.floor(random() * 4)).toString(16);
-  const text = hex.join('');
-  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
-}
 
 // ── the day ────────────────────────────────────────────────────────────────────────────────
 
@@ -239,7 +214,7 @@ export function planDay(
   const outcome: DayOutcome = late ? 'late' : 'present';
   const spans: PlannedSpan[] = [];
   const add = (span: NewSpan) => {
-    if (span.end > span.start) spans.push({ id: uuidFrom(random), ...span } as PlannedSpan);
+    if (span.end > span.start) spans.push({ id: uuid(random), ...span } as PlannedSpan);
   };
   add({ kind: 'session', start: arrival, end: departure });
 

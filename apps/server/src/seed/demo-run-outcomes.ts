@@ -1,6 +1,6 @@
+import { gaussian } from '@opsdeck/agent/random';
 import type { ExecutionStatus } from '@opsdeck/contract/live';
 import { type ActivityFamily, errorMessageFor, errorsFor, familyOf } from '@opsdeck/rax/activity-errors';
-import { gaussian } from './demo-random';
 
 /**
  * How a run of the demo's history ends (demo-runs.ts plans when): each step takes its expected

@@ -1,6 +1,6 @@
+import { gaussian, poisson, seededRandom, uuid } from '@opsdeck/agent/random';
 import type { ExecutionStatus } from '@opsdeck/contract/live';
 import { zonedDays } from '../modules/reports/ranges';
-import { gaussian, poisson, seededRandom, uuid } from './demo-random';
 import { type Incident, OUTAGES, type RunStep, runOnce } from './demo-run-outcomes';
 
 /**

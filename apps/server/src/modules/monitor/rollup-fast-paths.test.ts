@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seededRandom as random } from '@opsdeck/agent/random';
 import type { ActivityKind } from '@opsdeck/contract/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
@@ -8,7 +9,6 @@ import { ensureMonthPartition } from '../../platform/partitions';
 import { rebuildActivityRollups } from '../activity/rollups';
 import { zonedDays } from '../reports/ranges';
 import { createRollupWidgets } from './rollup-widgets';
-import { seededRandom as random } from './test-random';
 import type { WidgetInput } from './widget-input';
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seededRandom as random } from '@opsdeck/agent/random';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
@@ -7,7 +8,6 @@ import { ensureMonthPartition } from '../../platform/partitions';
 import { zonedDays } from '../reports/ranges';
 import { newestSessionEnds } from './span-queries';
 import { spanWidgets } from './span-widgets';
-import { seededRandom as random } from './test-random';
 import type { WidgetInput } from './widget-input';
 
 /**

@@ -1,4 +1,7 @@
-/** mulberry32: a small seeded generator, so that the demo's history is the same from one start to the next. */
+// Seeded randomness for simulated activity and history: the agent's workday planner and the
+// server's demo seed draw from the same generator, so a day planned twice is the same day.
+
+/** mulberry32: a small seeded generator, so that a simulated day or the demo's history is the same every time it is drawn. */
 export function seededRandom(seed: number): () => number {
   // Small seeds (1, 2, 3) start mulberry32 alike: their first numbers are spread apart first.
   let state = Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
@@ -26,7 +29,7 @@ export function gaussian(random: () => number) {
   return sum;
 }
 
-/** A version-4 UUID from the generator: the report id an agent would have made. */
+/** A version-4 UUID drawn from the generator: the id a real agent would have made at random. */
 export function uuid(random: () => number) {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
   hex[12] = '4';
