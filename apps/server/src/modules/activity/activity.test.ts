@@ -456,6 +456,60 @@ describe('the activity rollups', () => {
     expect(after.quarter).toEqual(before.expectedQuarter);
     expect(after.daily).toEqual(before.expectedDaily);
   });
+
+  it('are rebuilt exactly over a month boundary, with open, server-closed, empty and personless spans', async () => {
+    const boundary = monthOf(Date.now());
+    await ensureMonthPartition(db(), 'activity_spans', boundary - HOUR);
+    const user = await createUser(db(), { company: acme.company });
+    const statusId = await statusOf(acme, 'Across');
+    const span = (kind: 'session' | 'app' | 'status' | 'idle', startedAt: number, endedAt: number | null) => ({
+      op: 'insert' as const,
+      id: randomUUID(),
+      tenantId: acme.company.tenantId,
+      companyId: acme.company.id,
+      accountId: null,
+      userId: user.id as number | null,
+      kind,
+      startedAt,
+      endedAt,
+      application: kind === 'app' ? 'Month end' : null,
+      statusId: kind === 'status' ? statusId : null,
+      taskId: null,
+      endedByServer: false,
+      rolledFrom: startedAt,
+    });
+    await writeSpans(
+      db(),
+      [
+        // Across the month's first midnight: buckets, a day and a partition each side.
+        span('app', boundary - 10 * MINUTE - 1_234, boundary + 20 * MINUTE + 567),
+        span('session', boundary - DAY_MS + 7 * MINUTE, boundary + 3 * HOUR),
+        // Open: a start, no time.
+        span('status', boundary - 7 * MINUTE, null),
+        // Ending exactly on the boundary, and empty.
+        span('session', boundary - BUCKET_MS, boundary),
+        span('app', boundary + MINUTE, boundary + MINUTE),
+        // No person (the company's total only), closed by the server.
+        { ...span('idle', boundary - 2 * MINUTE, boundary + 40 * MINUTE), userId: null, endedByServer: true },
+      ],
+      Date.now(),
+    );
+    const before = await rollupsAndExpected(db());
+    expect(before.quarter).toEqual(before.expectedQuarter);
+    expect(before.daily).toEqual(before.expectedDaily);
+    expect(before.quarter.get(`${acme.company.tenantId}|${user.id}|${boundary - BUCKET_MS}|status|${statusId}`)).toBe(
+      '0ms 1 starts',
+    );
+
+    // Rebuilt from nothing: the same rows.
+    await db().execute(sql`delete from activity_rollups`);
+    await db().execute(sql`delete from activity_daily_rollups`);
+    const rebuilt = await rebuildActivityRollups(db());
+    expect(rebuilt.from).toBeLessThanOrEqual(monthOf(boundary - HOUR));
+    const after = await rollupsAndExpected(db());
+    expect(after.quarter).toEqual(before.expectedQuarter);
+    expect(after.daily).toEqual(before.expectedDaily);
+  });
 });
 
 describe('the retention', () => {

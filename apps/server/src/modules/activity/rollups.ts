@@ -17,12 +17,19 @@ export async function applyActivityRetention(db: Executor, now: number, retentio
 
 export type ActivityRebuild = { from: number | null; spans: number };
 
+/** Memory for the rebuild's sort and sums (instead of spilling to temporary files), its transaction only. */
+const REBUILD_WORK_MEM = '64MB';
+
 /**
  * Rebuilds the activity rollups from the spans: every bucket and day from the oldest month kept on
- * is deleted and summed again from the closed spans (open ones are never rolled up), with one
- * start for each span in its start's bucket and day, in one transaction that holds off new spans
- * meanwhile. Older buckets (whose spans the retention dropped) are kept as they are. Each insert
- * in its key's order.
+ * is deleted and summed again, in one transaction that holds off new spans meanwhile. Older
+ * buckets (whose spans the retention dropped) are kept as they are. Set-based, in the database:
+ * one `insert … select` for the 15-minute rollups, whose pieces are each closed span cut at the
+ * bucket edges it covers (`generate_series`) plus one start for every span, open or closed, in its
+ * start's bucket; summed first per person (or none), then the company's rows (person 0) summed
+ * from those. Then the daily rollups summed from the 15-minute rows just built (a UTC day is 96
+ * whole buckets). Each insert in its key's order. The work memory is raised for the two inserts
+ * and given back after.
  */
 export async function rebuildActivityRollups(db: Executor): Promise<ActivityRebuild> {
   return db.transaction(async (tx) => {
@@ -30,36 +37,50 @@ export async function rebuildActivityRollups(db: Executor): Promise<ActivityRebu
     const [oldest] = await monthPartitions(tx, 'activity_spans');
     if (!oldest) return { from: null, spans: 0 };
     const from = oldest.from;
+    const [memory] = await selectRows<{ before: string }>(
+      tx,
+      sql`select current_setting('work_mem') as before, set_config('work_mem', ${REBUILD_WORK_MEM}, true)`,
+    );
     await tx.execute(sql`delete from activity_rollups where bucket_start >= ${from}::bigint`);
     await tx.execute(sql`delete from activity_daily_rollups where day_start >= ${from}::bigint`);
-    const rebuild = (table: string, column: string, width: number) => sql`
+    const bucket = sql.raw(`${BUCKET_MS}::bigint`);
+    await tx.execute(sql`
       with span as (
         select tenant_id, company_id, user_id, kind, started_at, ended_at,
           case kind when 'app' then coalesce(application, '') when 'status' then coalesce(status_id::text, '')
             when 'task' then coalesce(task_id::text, '') else '' end as item
         from activity_spans where started_at >= ${from}::bigint
       ),
-      per_person as (
-        select span.*, person.id as person_id from span
-        cross join lateral (values (user_id), (0)) as person(id) where person.id is not null
-      ),
       piece as (
-        select tenant_id, company_id, person_id, kind, item, slot,
-          least(ended_at, slot + ${sql.raw(String(width))}::bigint) - greatest(started_at, slot) as ms, 0 as starts
-        from per_person,
-          generate_series(started_at - mod(started_at, ${sql.raw(String(width))}::bigint), ended_at - 1, ${sql.raw(String(width))}::bigint) as slot
+        select tenant_id, company_id, user_id, kind, item, slot,
+          least(ended_at, slot + ${bucket}) - greatest(started_at, slot) as ms, 0 as starts
+        from span, generate_series(started_at - mod(started_at, ${bucket}), ended_at - 1, ${bucket}) as slot
         where ended_at > started_at
         union all
-        select tenant_id, company_id, person_id, kind, item, started_at - mod(started_at, ${sql.raw(String(width))}::bigint), 0, 1
-        from per_person
+        select tenant_id, company_id, user_id, kind, item, started_at - mod(started_at, ${bucket}), 0, 1
+        from span
+      ),
+      per_user as (
+        select tenant_id, max(company_id) as company_id, user_id, slot, kind, item, sum(ms) as ms, sum(starts) as starts
+        from piece
+        group by tenant_id, user_id, slot, kind, item
       )
-      insert into ${sql.raw(table)} (tenant_id, company_id, person_id, ${sql.raw(column)}, kind, item, duration_ms, starts)
-      select tenant_id, max(company_id), person_id, slot, kind, item, sum(ms), sum(starts)::int
-      from piece
-      group by tenant_id, person_id, slot, kind, item
-      order by tenant_id, person_id, slot, kind, item`;
-    await tx.execute(rebuild('activity_rollups', 'bucket_start', BUCKET_MS));
-    await tx.execute(rebuild('activity_daily_rollups', 'day_start', DAY_MS));
+      insert into activity_rollups (tenant_id, company_id, person_id, bucket_start, kind, item, duration_ms, starts)
+      select tenant_id, company_id, user_id, slot, kind, item, ms, starts::int
+      from per_user where user_id is not null
+      union all
+      select tenant_id, max(company_id), 0, slot, kind, item, sum(ms), sum(starts)::int
+      from per_user
+      group by tenant_id, slot, kind, item
+      order by 1, 3, 4, 5, 6`);
+    await tx.execute(sql`
+      insert into activity_daily_rollups (tenant_id, company_id, person_id, day_start, kind, item, duration_ms, starts)
+      select tenant_id, max(company_id), person_id, bucket_start - mod(bucket_start, ${sql.raw(`${DAY_MS}::bigint`)}) as day,
+        kind, item, sum(duration_ms), sum(starts)::int
+      from activity_rollups where bucket_start >= ${from}::bigint
+      group by tenant_id, person_id, day, kind, item
+      order by tenant_id, person_id, day, kind, item`);
+    await tx.execute(sql`select set_config('work_mem', ${memory?.before ?? REBUILD_WORK_MEM}, true)`);
     const [count] = await selectRows<{ spans: number }>(
       tx,
       sql`select count(*)::int as spans from activity_spans where started_at >= ${from}::bigint`,
