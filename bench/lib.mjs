@@ -320,7 +320,8 @@ export async function paceScenario({
 export async function openLoop({ url, headers, rate, seconds, inFlight, pid }) {
   /** @type {number[]} */
   const latencies = [];
-  let notOk = 0;
+  /** @type {Record<string, number>} */
+  const statuses = {};
   let errors = 0;
   let skipped = 0;
   let waiting = 0;
@@ -343,7 +344,7 @@ export async function openLoop({ url, headers, rate, seconds, inFlight, pid }) {
         .then(async (response) => {
           await response.arrayBuffer();
           latencies.push(performance.now() - due);
-          if (!response.ok) notOk += 1;
+          if (!response.ok) statuses[response.status] = (statuses[response.status] ?? 0) + 1;
         })
         .catch(() => {
           errors += 1;
@@ -365,8 +366,46 @@ export async function openLoop({ url, headers, rate, seconds, inFlight, pid }) {
     answered: latencies.length,
     skipped,
     errors,
-    notOk,
+    /** Answers other than 2xx, and how many of each status. */
+    notOk: Object.values(statuses).reduce((sum, n) => sum + n, 0),
+    statuses,
     rate: latencies.length / elapsed,
     cpuMs: latencies.length ? (cpu * 1000) / latencies.length : 0,
   };
+}
+
+/** The wall clock of `timeZone` at `at`: year, month, day, hour, minute. */
+export function wallOf(/** @type {number} */ at, /** @type {string} */ timeZone) {
+  /** @type {Record<string, number>} */
+  const wall = {};
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
+  for (const part of format.formatToParts(at)) wall[part.type] = Number(part.value);
+  return {
+    year: wall.year ?? 0,
+    month: wall.month ?? 1,
+    day: wall.day ?? 1,
+    hour: wall.hour ?? 0,
+    minute: wall.minute ?? 0,
+  };
+}
+
+/** The first millisecond of the day (or month) holding `at` in `timeZone`. */
+export function startOf(/** @type {'day' | 'month'} */ unit, /** @type {number} */ at, /** @type {string} */ timeZone) {
+  const today = wallOf(at, timeZone);
+  const midnight = Date.UTC(today.year, today.month - 1, unit === 'month' ? 1 : today.day);
+  // The zone's offset at that midnight, from a first guess (the offset then may differ from now's).
+  let guess = midnight;
+  for (let i = 0; i < 2; i += 1) {
+    const wall = wallOf(guess, timeZone);
+    guess -= Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - midnight;
+  }
+  return guess;
 }

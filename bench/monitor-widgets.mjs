@@ -20,7 +20,7 @@
 // (`--only hourly`, `--only 'company|person'`). `--json FILE` writes the figures. Answers other
 // than 2xx fail the run (exit code 1, after the last). Everything it starts is killed on exit.
 import { writeFileSync } from 'node:fs';
-import { loadAverage, openLoop, processState, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import { loadAverage, openLoop, processState, signedInHeaders, startOf, startServer, waitFor } from './lib.mjs';
 import { AGENT_SECRET, options, serverNodeArgs, table } from './live-lib.mjs';
 
 const args = options({
@@ -70,36 +70,8 @@ const ms = (/** @type {number} */ value) => (value >= 100 ? value.toFixed(0) : v
 const median = (/** @type {number[]} */ values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** The first millisecond of the local day holding `at` in `timeZone`. */
-function dayStartOf(/** @type {number} */ at, /** @type {string} */ timeZone) {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-  });
-  const wallOf = (/** @type {number} */ instant) => {
-    /** @type {Record<string, number>} */
-    const wall = {};
-    for (const part of format.formatToParts(instant)) wall[part.type] = Number(part.value);
-    return wall;
-  };
-  const today = wallOf(at);
-  const midnight = Date.UTC(today.year ?? 0, (today.month ?? 1) - 1, today.day ?? 1);
-  let guess = midnight;
-  for (let i = 0; i < 2; i += 1) {
-    const wall = wallOf(guess);
-    guess -=
-      Date.UTC(wall.year ?? 0, (wall.month ?? 1) - 1, wall.day ?? 1, wall.hour ?? 0, wall.minute ?? 0) - midnight;
-  }
-  return guess;
-}
-
 const now = Date.now();
-const from = dayStartOf(now - (Number(args.days) - 1) * 86_400_000, String(args.tz));
+const from = startOf('day', now - (Number(args.days) - 1) * 86_400_000, String(args.tz));
 console.log(
   `${backend}: the monitor widgets, ${args.rate} req/s for ${args.seconds} s each (at most ${args.inFlight} in flight); ` +
     `${new Date(from).toISOString()} → now (${args.tz}); load average ${loadAverage()}`,

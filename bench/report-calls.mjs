@@ -28,8 +28,7 @@
 // 'search|page 500'`, `--only "metrics, month admin"`). Answers other than 2xx, answers that differ from the GROUP BY, or a CSV short of its rows fail the run
 // (exit code 1, after the last scenario). Everything it starts is killed when it exits.
 import { spawnSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { loadAverage, percentile, processState, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import { loadAverage, openLoop, processState, root, signedInHeaders, startOf, startServer, waitFor } from './lib.mjs';
 import { AGENT_SECRET, options, serverNodeArgs, table } from './live-lib.mjs';
 
 const args = options({
@@ -78,106 +77,6 @@ function reportSql(command, input = {}) {
   if (result.status !== 0) throw new Error(`report-sql ${command} failed:\n${result.stderr}`);
   const lines = result.stdout.trim().split('\n');
   return JSON.parse(lines.at(-1) ?? '{}');
-}
-
-/** The wall clock of `timeZone` at `at`: year, month, day, hour, minute. */
-function wallOf(/** @type {number} */ at, /** @type {string} */ timeZone) {
-  /** @type {Record<string, number>} */
-  const wall = {};
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-  });
-  for (const part of format.formatToParts(at)) wall[part.type] = Number(part.value);
-  return {
-    year: wall.year ?? 0,
-    month: wall.month ?? 1,
-    day: wall.day ?? 1,
-    hour: wall.hour ?? 0,
-    minute: wall.minute ?? 0,
-  };
-}
-
-/** The first millisecond of the day (or month) holding `at` in `timeZone`. */
-function startOf(/** @type {'day' | 'month'} */ unit, /** @type {number} */ at, /** @type {string} */ timeZone) {
-  const today = wallOf(at, timeZone);
-  const midnight = Date.UTC(today.year, today.month - 1, unit === 'month' ? 1 : today.day);
-  // The zone's offset at that midnight, from a first guess (the offset then may differ from now's).
-  let guess = midnight;
-  for (let i = 0; i < 2; i += 1) {
-    const wall = wallOf(guess, timeZone);
-    guess -= Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - midnight;
-  }
-  return guess;
-}
-
-/**
- * Sends `rate` requests a second to `url` for `seconds`, each on its schedule (open loop), at
- * most `inFlight` unanswered (a request due while that many wait is skipped and counted).
- * Latency runs from the scheduled start to the last byte of the answer.
- * @param {{ url: string, headers: Record<string, string>, rate: number, seconds: number, inFlight: number, pid: number }} load
- */
-async function fixedRate({ url, headers, rate, seconds, inFlight, pid }) {
-  /** @type {number[]} */
-  const latencies = [];
-  /** @type {Record<string, number>} */
-  const statuses = {};
-  let errors = 0;
-  let skipped = 0;
-  let waiting = 0;
-  const total = Math.round(rate * seconds);
-  const cpuBefore = processState(pid).cpu;
-  const started = performance.now();
-  /** @type {Promise<void>[]} */
-  const pending = [];
-  for (let i = 0; i < total; i += 1) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    if (waiting >= inFlight) {
-      skipped += 1;
-      continue;
-    }
-    waiting += 1;
-    pending.push(
-      fetch(url, { headers, signal: AbortSignal.timeout(60_000) })
-        .then(async (response) => {
-          await response.arrayBuffer();
-          latencies.push(performance.now() - due);
-          if (!response.ok) statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-        })
-        .catch(() => {
-          errors += 1;
-        })
-        .finally(() => {
-          waiting -= 1;
-        }),
-    );
-  }
-  await Promise.all(pending);
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = processState(pid).cpu - cpuBefore;
-  latencies.sort((a, b) => a - b);
-  const answered = latencies.length;
-  const notOk = Object.values(statuses).reduce((sum, n) => sum + n, 0);
-  return {
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    max: latencies.at(-1) ?? 0,
-    answered,
-    skipped,
-    errors,
-    notOk,
-    statuses,
-    rate: answered / elapsed,
-    cpuMs: answered ? (cpu * 1000) / answered : 0,
-  };
 }
 
 /** The answer to one request, and how long it took. */
@@ -385,7 +284,7 @@ try {
     const wrong = scenario.expected?.(probe.body);
     if (wrong) failures.push(`${title}: answered ${JSON.stringify(probe.body).slice(0, 300)}; ${wrong}`);
     const load = loadAverage().split(' ')[0] ?? '';
-    const result = await fixedRate({
+    const result = await openLoop({
       url,
       headers,
       rate: args.rate,
