@@ -29,7 +29,7 @@ import { selectRows } from '../apps/server/src/db/client';
 import { rebuildActivityRollups } from '../apps/server/src/modules/activity/rollups';
 import { monthPartitions } from '../apps/server/src/platform/partitions';
 import { hashPassword } from '../apps/server/src/platform/passwords';
-import { openSeedDatabase, seedCompanyWithHead, words } from './seed-lib';
+import { openSeedDatabase, phaseClock, seedCompanyWithHead, words } from './seed-lib';
 
 const defaults = { people: 1000, days: 30, now: 0, databaseUrl: '', dataDir: '' };
 type Options = typeof defaults;
@@ -113,14 +113,7 @@ const applications = [
 const database = await openSeedDatabase();
 const { db } = database;
 const isPglite = database.kind === 'pglite';
-const started = performance.now();
-let phaseStarted = started;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-function phase(what: string) {
-  const at = performance.now();
-  console.log(`  ${what.padEnd(58)} ${seconds(at - phaseStarted).padStart(9)}`);
-  phaseStarted = at;
-}
+const { started, seconds, phase } = phaseClock();
 const n = (value: number) => sql.raw(String(value));
 
 const [{ existing } = { existing: 0 }] = await selectRows<{ existing: number }>(

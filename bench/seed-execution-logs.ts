@@ -28,7 +28,7 @@ import { blobs } from '../apps/server/src/db/schema';
 import { logPartitions, rebuildRollups } from '../apps/server/src/modules/execution-logs/rollups';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
-import { openSeedDatabase, seedCompanyWithHead, words } from './seed-lib';
+import { openSeedDatabase, phaseClock, seedCompanyWithHead, words } from './seed-lib';
 
 const defaults = {
   logs: 1_000_000,
@@ -114,14 +114,7 @@ const errors: [string, string][] = [
 const database = await openSeedDatabase();
 const { db } = database;
 const isPglite = database.kind === 'pglite';
-const started = performance.now();
-let phaseStarted = started;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-function phase(what: string) {
-  const at = performance.now();
-  console.log(`  ${what.padEnd(58)} ${seconds(at - phaseStarted).padStart(9)}`);
-  phaseStarted = at;
-}
+const { started, seconds, phase, restart } = phaseClock();
 
 const [{ existing } = { existing: 0 }] = await selectRows<{ existing: number }>(
   db,
@@ -350,7 +343,7 @@ for (const month of months) {
       (attached ? ' (into the existing partition)' : `, attach and index ${seconds(performance.now() - filled)}`),
   );
 }
-phaseStarted = performance.now();
+restart();
 console.log(
   `  ${`${inserted.toLocaleString('en')} execution logs: insert`.padEnd(58)} ${seconds(insertMs).padStart(9)}\n` +
     `  ${'attach the months (their 12 indexes, the foreign keys)'.padEnd(58)} ${seconds(attachMs).padStart(9)}`,

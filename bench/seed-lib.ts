@@ -50,3 +50,23 @@ export async function seedCompanyWithHead(
 /** A SQL text array literal of fixed words (no quotes in them). */
 export const words = (list: readonly string[]): SQL =>
   sql.raw(`array[${list.map((word) => `'${word}'`).join(',')}]::text[]`);
+
+/**
+ * A seed's clock: `phase(what)` prints what was done and how long it took since the phase before
+ * (or the start); `restart()` starts the next phase now without printing (its time said
+ * otherwise); `seconds` writes milliseconds as seconds; `started` is when the seed began.
+ */
+export function phaseClock() {
+  const started = performance.now();
+  let phaseStarted = started;
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const phase = (what: string) => {
+    const at = performance.now();
+    console.log(`  ${what.padEnd(58)} ${seconds(at - phaseStarted).padStart(9)}`);
+    phaseStarted = at;
+  };
+  const restart = () => {
+    phaseStarted = performance.now();
+  };
+  return { started, seconds, phase, restart };
+}
