@@ -62,42 +62,26 @@ interface SeriesChartProps {
   formatValue: (value: number) => string;
 }
 
+/** What the stacked charts share: the dark box, the height, the series stacked with a legend, the formats. */
+const stackedProps = ({ data, dataKey, series, formatCategory, formatValue }: SeriesChartProps) => ({
+  ...DARK_BOX,
+  h: CHART_HEIGHT,
+  data,
+  dataKey,
+  type: 'stacked' as const,
+  series: [...series],
+  withLegend: true,
+  valueFormatter: formatValue,
+  xAxisProps: { tickFormatter: (value: string | number) => formatCategory(String(value)) },
+  tooltipProps: { labelFormatter: (label: unknown) => formatCategory(String(label)) },
+});
+
 /** Series stacked over categories as areas (active and idle time by hour of the day). */
-export function StackedAreaChart({ data, dataKey, series, formatCategory, formatValue }: SeriesChartProps) {
-  return (
-    <AreaChart
-      {...DARK_BOX}
-      h={CHART_HEIGHT}
-      data={data}
-      dataKey={dataKey}
-      type="stacked"
-      series={[...series]}
-      withLegend
-      withDots={false}
-      curveType="monotone"
-      valueFormatter={formatValue}
-      xAxisProps={{ tickFormatter: (value: string | number) => formatCategory(String(value)) }}
-      tooltipProps={{ labelFormatter: (label) => formatCategory(String(label)) }}
-    />
-  );
+export function StackedAreaChart(props: SeriesChartProps) {
+  return <AreaChart {...stackedProps(props)} withDots={false} curveType="monotone" />;
 }
 
 /** Series stacked in one bar per category (each day's time per application). */
-export function StackedBarsChart({ data, dataKey, series, formatCategory, formatValue }: SeriesChartProps) {
-  return (
-    <BarChart
-      {...DARK_BOX}
-      h={CHART_HEIGHT}
-      data={data}
-      dataKey={dataKey}
-      type="stacked"
-      series={[...series]}
-      withLegend
-      style={DARK_CURSOR}
-      valueFormatter={formatValue}
-      xAxisProps={{ tickFormatter: (value: string | number) => formatCategory(String(value)) }}
-      tooltipProps={{ labelFormatter: (label) => formatCategory(String(label)) }}
-      maxBarWidth={28}
-    />
-  );
+export function StackedBarsChart(props: SeriesChartProps) {
+  return <BarChart {...stackedProps(props)} style={DARK_CURSOR} maxBarWidth={28} />;
 }
