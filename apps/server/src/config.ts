@@ -8,7 +8,8 @@ const Env = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
-  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  /** Default: http://localhost:<PORT>, so a server on another port still mails links to itself. */
+  PUBLIC_URL: z.string().url().optional(),
   ADMIN_EMAIL: z.string().email().default('admin@opsdeck.test'),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   DEMO: z.enum(['0', '1']).optional(),
@@ -90,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: parsed.HOST,
     dataDir: path.resolve(parsed.DATA_DIR),
     databaseUrl: parsed.DATABASE_URL,
-    publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
     adminEmail: parsed.ADMIN_EMAIL,
     adminPassword: parsed.ADMIN_PASSWORD,
     // The demo is for the embedded database only: a real server gets just the provider admin.
