@@ -29,31 +29,10 @@ import { selectRows } from '../apps/server/src/db/client';
 import { rebuildActivityRollups } from '../apps/server/src/modules/activity/rollups';
 import { monthPartitions } from '../apps/server/src/platform/partitions';
 import { hashPassword } from '../apps/server/src/platform/passwords';
-import { openSeedDatabase, phaseClock, seedCompanyWithHead, words } from './seed-lib';
+import { openSeedDatabase, phaseClock, seedCompanyWithHead, seedOptions, words } from './seed-lib';
 
 const defaults = { people: 1000, days: 30, now: 0, databaseUrl: '', dataDir: '' };
-type Options = typeof defaults;
-
-function parseOptions(argv: string[]): Options {
-  const result: Options = { ...defaults };
-  for (let i = 0; i < argv.length; i += 1) {
-    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i] ?? '');
-    const name = (match?.[1] ?? '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof Options;
-    if (!match || !(name in defaults)) {
-      throw new Error(`unknown argument ${argv[i]} (options: ${Object.keys(defaults).join(', ')})`);
-    }
-    const raw = match[2] ?? argv[++i] ?? '';
-    if (typeof defaults[name] === 'string') (result as Record<string, unknown>)[name] = raw;
-    else {
-      const value = Number(raw);
-      if (!Number.isFinite(value) || value < 0) throw new Error(`--${match[1]} takes a number`);
-      (result as Record<string, unknown>)[name] = value;
-    }
-  }
-  return result;
-}
-
-const options = parseOptions(process.argv.slice(2));
+const options = seedOptions(defaults, process.argv.slice(2));
 if (options.databaseUrl) process.env.DATABASE_URL = options.databaseUrl;
 if (options.dataDir) process.env.DATA_DIR = options.dataDir;
 const DAY = 86_400_000;

@@ -28,7 +28,7 @@ import { blobs } from '../apps/server/src/db/schema';
 import { logPartitions, rebuildRollups } from '../apps/server/src/modules/execution-logs/rollups';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
-import { openSeedDatabase, phaseClock, seedCompanyWithHead, words } from './seed-lib';
+import { openSeedDatabase, phaseClock, seedCompanyWithHead, seedOptions, words } from './seed-lib';
 
 const defaults = {
   logs: 1_000_000,
@@ -44,24 +44,7 @@ const defaults = {
   /** 0: leave the rollups to a later `npm run rebuild-rollups` (then VACUUM ANALYZE again). */
   rollups: 1,
 };
-type Options = typeof defaults;
-
-function parseOptions(argv: string[]): Options {
-  const result: Options = { ...defaults };
-  for (let i = 0; i < argv.length; i += 1) {
-    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i] ?? '');
-    const name = (match?.[1] ?? '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof Options;
-    if (!match || !(name in defaults)) {
-      throw new Error(`unknown argument ${argv[i]} (options: ${Object.keys(defaults).join(', ')})`);
-    }
-    const value = Number(match[2] ?? argv[++i]);
-    if (!Number.isFinite(value) || value < 0) throw new Error(`--${match[1]} takes a number`);
-    result[name] = value;
-  }
-  return result;
-}
-
-const options = parseOptions(process.argv.slice(2));
+const options = seedOptions(defaults, process.argv.slice(2));
 const DAY = 86_400_000;
 const now = options.now || Date.now();
 const logCount = Math.floor(options.logs);

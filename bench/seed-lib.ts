@@ -70,3 +70,27 @@ export function phaseClock() {
   };
   return { started, seconds, phase, restart };
 }
+
+/**
+ * A seed's `--name value` (or `--name=value`) options over `defaults`: names in kebab case
+ * (`--big-share` sets `bigShare`), numbers at least 0 where the default is a number, text where
+ * it is text; anything else is refused with the list of options.
+ */
+export function seedOptions<T extends Record<string, number | string>>(defaults: T, argv: string[]): T {
+  const result: Record<string, number | string> = { ...defaults };
+  for (let i = 0; i < argv.length; i += 1) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i] ?? '');
+    const name = (match?.[1] ?? '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (!match || !(name in defaults)) {
+      throw new Error(`unknown argument ${argv[i]} (options: ${Object.keys(defaults).join(', ')})`);
+    }
+    const raw = match[2] ?? argv[++i] ?? '';
+    if (typeof defaults[name] === 'string') result[name] = raw;
+    else {
+      const value = Number(raw);
+      if (raw === '' || !Number.isFinite(value) || value < 0) throw new Error(`--${match[1]} takes a number`);
+      result[name] = value;
+    }
+  }
+  return result as T;
+}
