@@ -12,7 +12,9 @@ import type { WidgetInput } from './widget-input';
 
 /**
  * The span widgets summed by the database (employee_utilization's unions of sessions and
- * schedules, break_adherence's totals) and employee_login_hours' sessions looked up by day against the straightforward computation from the raw rows,
+ * schedules, break_adherence's totals), employee_login_hours' sessions looked up by day and the
+ * alerts read back from the range's end in widening windows against the straightforward
+ * computation from the raw rows,
  * on random data: sessions on two machines at once, overlapping and archived schedules, open spans,
  * ranges whose edges fall anywhere.
  */
@@ -232,6 +234,46 @@ function plainLoginHours(from: number, to: number, tz: string, who: readonly num
   return rows.sort((x, y) => x.userId - y.userId || (x.date < y.date ? -1 : 1));
 }
 
+/** alerts as their definition says, from every row of the range: newest first, at most 50. */
+function plainAlerts(from: number, to: number, who: readonly number[] | null) {
+  const mine = (user: number) => !who || who.includes(user);
+  const alerts: { at: number; userId: number; kind: string }[] = [];
+  for (const shift of shifts) {
+    if (shift.archived || !mine(shift.user) || shift.start < from || shift.start > to || shift.end > NOW) continue;
+    const arrivals = sessions
+      .filter(
+        (s) =>
+          s.user === shift.user &&
+          s.start < shift.end &&
+          (s.start >= shift.start - 4 * HOUR || Math.max(s.start, s.end ?? NOW) > shift.start),
+      )
+      .map((s) => s.start);
+    if (arrivals.length === 0) alerts.push({ at: shift.start, userId: shift.user, kind: 'absent' });
+    else if (Math.min(...arrivals) - shift.start > 5 * MINUTE)
+      alerts.push({ at: Math.min(...arrivals), userId: shift.user, kind: 'late' });
+  }
+  for (const item of breaks) {
+    if (!mine(item.user) || item.start < from || item.start > to) continue;
+    if ((item.end ?? NOW) - item.start > item.threshold * MINUTE)
+      alerts.push({ at: item.start + item.threshold * MINUTE, userId: item.user, kind: 'break_over' });
+  }
+  for (const idle of idles) {
+    if (!mine(idle.user) || idle.start < from || idle.start > to) continue;
+    const own = union(shifts.filter((s) => !s.archived && s.user === idle.user).map((s): Interval => [s.start, s.end]));
+    const inside = own.flatMap(([a, b]): Interval[] => {
+      const piece: Interval = [Math.max(a, idle.start), Math.min(b, idle.end ?? NOW)];
+      return piece[0] < piece[1] ? [piece] : [];
+    });
+    if (total(inside) >= 30 * MINUTE) alerts.push({ at: inside[0]![0], userId: idle.user, kind: 'idle_long' });
+  }
+  return alerts.sort(newestAlertFirst).slice(0, 50);
+}
+
+const newestAlertFirst = (
+  a: { at: number; userId: number; kind: string },
+  b: { at: number; userId: number; kind: string },
+) => b.at - a.at || a.userId - b.userId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+
 const byUser = <T extends { userId: number }>(rows: T[]) => [...rows].sort((a, b) => a.userId - b.userId);
 const withoutName = <T extends { name: string }>(rows: T[]) => rows.map(({ name: _name, ...rest }) => rest);
 
@@ -242,7 +284,7 @@ describe('the span widgets summed by the database equal the straightforward comp
     const from = BASE + Math.floor(next() * 15 * DAY);
     ranges.push([from, from + Math.floor(next() * 7 * DAY)]);
   }
-  it('employee_utilization and break_adherence', async () => {
+  it('employee_utilization, break_adherence, alerts, login hours and the newest session ends', async () => {
     for (const [from, to] of ranges) {
       for (const who of [null, [people[0]!], people.slice(1)]) {
         const input: WidgetInput = {
@@ -261,6 +303,8 @@ describe('the span widgets summed by the database equal the straightforward comp
         expect(byUser(withoutName(await spanWidgets.break_adherence!(input))), label).toEqual(
           byUser(plainBreaks(from, to, who)),
         );
+        const alerts = (await spanWidgets.alerts!(input)).map(({ at, userId, kind }) => ({ at, userId, kind }));
+        expect(alerts.sort(newestAlertFirst), `${label} alerts`).toEqual(plainAlerts(from, to, who));
         for (const limit of [3, 50]) {
           const newest = (await newestSessionEnds(input, from, to, limit)).map((s) => [s.userId, s.start, s.end]);
           const plain = sessions
@@ -280,4 +324,61 @@ describe('the span widgets summed by the database equal the straightforward comp
       }
     }
   }, 120_000);
+});
+
+describe('alerts read back in widening windows', () => {
+  it('an alert raised late by something that started before the first window still counts', async () => {
+    const db = t.database.db;
+    const other = await createCompany(db, { name: 'Monitor Alert Windows' });
+    const department = (await createDepartment(db, other, { name: 'Desk' })).id;
+    const person = (await createUser(db, { company: other })).id;
+    const [coffee] = await db
+      .insert(statuses)
+      .values({
+        tenantId: other.tenantId,
+        departmentId: department,
+        name: 'Coffee',
+        threshold: 10,
+        icon: Buffer.from('i'),
+        fileName: 'i.png',
+      })
+      .returning({ id: statuses.id });
+    const span = (kind: 'session' | 'status', start: number, end: number) => ({
+      id: randomUUID(),
+      tenantId: other.tenantId,
+      companyId: other.id,
+      userId: person,
+      kind,
+      startedAt: start,
+      endedAt: end,
+      statusId: kind === 'status' ? coffee!.id : null,
+      receivedAt: start,
+    });
+    // The first window is [NOW - 2 days, NOW]. A schedule starting an hour before it, and an
+    // arrival 23 hours into it: late, at NOW - 26 h. In the window: 40 breaks over their threshold
+    // in the last hours, 15 more 36 hours back, so the window alone holds 55 alerts, the 50th of
+    // them older than the late arrival.
+    const shiftStart = NOW - 2 * DAY - HOUR;
+    await db
+      .insert(schedules)
+      .values({ tenantId: other.tenantId, userId: person, scheduleStart: shiftStart, scheduleEnd: shiftStart + DAY });
+    const rows = [span('session', shiftStart + 23 * HOUR, shiftStart + 23 * HOUR + 30 * MINUTE)];
+    for (let i = 0; i < 40; i += 1)
+      rows.push(span('status', NOW - 5 * HOUR + i * 5 * MINUTE, NOW - 5 * HOUR + i * 5 * MINUTE + 11 * MINUTE));
+    for (let i = 0; i < 15; i += 1)
+      rows.push(span('status', NOW - 36 * HOUR + i * MINUTE, NOW - 36 * HOUR + i * MINUTE + 12 * MINUTE));
+    await db.insert(activitySpans).values(rows);
+    const alerts = await spanWidgets.alerts!({
+      db,
+      scope: { kind: 'one', tenantId: other.tenantId },
+      people: null,
+      from: NOW - 10 * DAY,
+      to: NOW,
+      tz: 'UTC',
+      now: NOW,
+    });
+    expect(alerts).toHaveLength(50);
+    expect(alerts.filter((alert) => alert.kind === 'late').map((alert) => alert.at)).toEqual([shiftStart + 23 * HOUR]);
+    expect(alerts.map((alert) => alert.at)).toEqual([...alerts.map((alert) => alert.at)].sort((a, b) => b - a));
+  });
 });

@@ -165,6 +165,20 @@ export function newestStarts(
   );
 }
 
+/** The open spans of a kind that start in [from, to], oldest first (through the partial index of open spans). */
+export function openSpans(input: WidgetInput, kind: ActivityKind, from: number, to: number): Promise<RawSpan[]> {
+  return selectSpans(
+    input,
+    and(
+      eq(activitySpans.kind, kind),
+      isNull(activitySpans.endedAt),
+      gte(activitySpans.startedAt, from),
+      lte(activitySpans.startedAt, to),
+    ),
+    asc(activitySpans.startedAt),
+  );
+}
+
 /**
  * The newest session ends in [from, to] (at most `limit`). First among the sessions starting in
  * the last two days of the range only: every session starting before that ended less than a day

@@ -1,4 +1,5 @@
 import type { WidgetAnswer } from '@opsdeck/contract/monitor';
+import { DAY_MS } from '../activity/queries';
 import { zonedDays } from '../reports/ranges';
 import {
   appTimelinePeople,
@@ -10,6 +11,7 @@ import {
   namesOf,
   newestSessionEnds,
   newestStarts,
+  openSpans,
   type RawSchedule,
   type RawSpan,
   readBreaks,
@@ -150,6 +152,89 @@ async function breaksOver(input: WidgetInput) {
       overMs: Math.max(0, durationMs - thresholdMs),
     };
   });
+}
+
+/** The first window of alerts read back from the range's end (doubled while too few are found). */
+const ALERT_WINDOW_MS = 2 * DAY_MS;
+/** How long after its start a schedule, break or closed idle span can raise its alert, at most. */
+const ALERT_REACH_MS = DAY_MS;
+
+type Alert = {
+  at: number;
+  userId: number;
+  name: string;
+  kind: 'late' | 'absent' | 'break_over' | 'idle_long';
+  message: string;
+};
+
+/**
+ * The newest alerts (at most 50) of the schedules, breaks and idle spans that start in
+ * [from, input.to], and of the open idle spans of the whole range.
+ */
+async function alertsFrom(input: WidgetInput, from: number): Promise<Alert[]> {
+  const window = { ...input, from };
+  const [schedules, breakList, longIdle, openIdle] = await Promise.all([
+    attendance(window),
+    breaksOver(window),
+    newestStarts(input, 'idle', from, input.to, 10_000, ALERT_IDLE_MS),
+    from > input.from ? openSpans(input, 'idle', input.from, from - 1) : [],
+  ]);
+  const idleList = [...longIdle, ...openIdle.filter((span) => input.now - span.start >= ALERT_IDLE_MS)];
+  const alerts: Omit<Alert, 'name'>[] = [];
+  for (const schedule of schedules) {
+    if (schedule.arrival === null)
+      alerts.push({
+        at: schedule.start,
+        userId: schedule.userId,
+        kind: 'absent',
+        message: 'Absent: no sign-in for the schedule',
+      });
+    else if (schedule.lateMs > 0)
+      alerts.push({
+        at: schedule.arrival,
+        userId: schedule.userId,
+        kind: 'late',
+        message: `Late by ${minutes(schedule.lateMs)} min`,
+      });
+  }
+  for (const item of breakList) {
+    if (item.overMs <= 0) continue;
+    alerts.push({
+      at: item.span.start + item.thresholdMs,
+      userId: item.span.userId,
+      kind: 'break_over',
+      message: `${item.status.name} over its ${item.status.threshold} min threshold by ${minutes(item.overMs)} min`,
+    });
+  }
+  if (idleList.length > 0) {
+    const idleFrom = Math.min(...idleList.map((span) => span.start));
+    const idleTo = Math.max(...idleList.map((span) => endOf(span, input.now)));
+    const scheduleOf = byPerson(
+      await readSchedules({ ...input, people: [...new Set(idleList.map((span) => span.userId))] }, idleFrom, idleTo),
+    );
+    for (const span of idleList) {
+      const inside = intersect(
+        [[span.start, endOf(span, input.now)]],
+        union((scheduleOf.get(span.userId) ?? []).map((schedule): Interval => [schedule.start, schedule.end])),
+      );
+      const insideMs = length(inside);
+      if (insideMs < ALERT_IDLE_MS) continue;
+      alerts.push({
+        at: inside[0]![0],
+        userId: span.userId,
+        kind: 'idle_long',
+        message: `Idle for ${minutes(insideMs)} min during the schedule`,
+      });
+    }
+  }
+  const names = await namesOf(
+    input,
+    alerts.map((alert) => alert.userId),
+  );
+  return alerts
+    .map((alert) => ({ ...alert, name: names.get(alert.userId) ?? '' }))
+    .sort(newestFirst)
+    .slice(0, ALERTS_LIMIT);
 }
 
 export const spanWidgets: WidgetHandlers = {
@@ -318,66 +403,18 @@ export const spanWidgets: WidgetHandlers = {
   },
 
   async alerts(input) {
-    const [schedules, breakList, longIdle] = await Promise.all([
-      attendance(input),
-      breaksOver(input),
-      newestStarts(input, 'idle', input.from, input.to, 10_000, ALERT_IDLE_MS),
-    ]);
-    type Alert = { at: number; userId: number; kind: 'late' | 'absent' | 'break_over' | 'idle_long'; message: string };
-    const alerts: Alert[] = [];
-    for (const schedule of schedules) {
-      if (schedule.arrival === null)
-        alerts.push({
-          at: schedule.start,
-          userId: schedule.userId,
-          kind: 'absent',
-          message: 'Absent: no sign-in for the schedule',
-        });
-      else if (schedule.lateMs > 0)
-        alerts.push({
-          at: schedule.arrival,
-          userId: schedule.userId,
-          kind: 'late',
-          message: `Late by ${minutes(schedule.lateMs)} min`,
-        });
+    // Newest first: the alerts of what started in the range's last two days, then four, eight, …,
+    // until the 50th newest is at least a day after the window's start. Nothing that started
+    // earlier can pass it: a late arrival comes before its schedule ends (a day at most after its
+    // start), a break goes over within its threshold (an hour at most), an idle span reaches a
+    // schedule within the day it lasts (open idle spans, which may last longer, are read whatever
+    // their start). A company's month is then read as a couple of days, not thirty.
+    let from = Math.max(input.from, rangeEnd(input) - ALERT_WINDOW_MS);
+    for (;;) {
+      const alerts = await alertsFrom(input, from);
+      const last = alerts[ALERTS_LIMIT - 1];
+      if (from === input.from || (last && last.at >= from + ALERT_REACH_MS)) return alerts;
+      from = Math.max(input.from, rangeEnd(input) - 2 * (rangeEnd(input) - from));
     }
-    for (const item of breakList) {
-      if (item.overMs <= 0) continue;
-      alerts.push({
-        at: item.span.start + item.thresholdMs,
-        userId: item.span.userId,
-        kind: 'break_over',
-        message: `${item.status.name} over its ${item.status.threshold} min threshold by ${minutes(item.overMs)} min`,
-      });
-    }
-    if (longIdle.length > 0) {
-      const from = Math.min(...longIdle.map((span) => span.start));
-      const to = Math.max(...longIdle.map((span) => endOf(span, input.now)));
-      const scheduleOf = byPerson(
-        await readSchedules({ ...input, people: [...new Set(longIdle.map((span) => span.userId))] }, from, to),
-      );
-      for (const span of longIdle) {
-        const inside = intersect(
-          [[span.start, endOf(span, input.now)]],
-          union((scheduleOf.get(span.userId) ?? []).map((schedule): Interval => [schedule.start, schedule.end])),
-        );
-        const insideMs = length(inside);
-        if (insideMs < ALERT_IDLE_MS) continue;
-        alerts.push({
-          at: inside[0]![0],
-          userId: span.userId,
-          kind: 'idle_long',
-          message: `Idle for ${minutes(insideMs)} min during the schedule`,
-        });
-      }
-    }
-    const names = await namesOf(
-      input,
-      alerts.map((alert) => alert.userId),
-    );
-    return alerts
-      .map((alert) => ({ ...alert, name: names.get(alert.userId) ?? '' }))
-      .sort(newestFirst)
-      .slice(0, ALERTS_LIMIT);
   },
 };
