@@ -158,6 +158,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   await live.start();
   connectedAccounts = live.connectedAccounts;
   activity.noteHeartBeats(live.localAgentsHeard);
+  activity.keepTaskDays();
   const stomp = createStompServer<LiveContext>({ path: LIVE_PATH, handlers: live.handlers, log: app.log });
   attachUpgradeHandler(app.server, [stomp]);
   // Sockets first, before the HTTP server closes (open WebSockets would keep it from closing): their

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../src/db/client';
 import { BUCKET_MS, DAY_MS } from '../src/modules/activity/queries';
+import { addTaskTimes } from '../src/modules/activity/task-days';
 
 /** A stored span as the rollups see it. */
 export type RawSpan = {
@@ -89,4 +90,43 @@ export async function rollupsAndExpected(db: Executor) {
     daily: await readRollups(db, true),
     expectedDaily: expectedRollups(spans, DAY_MS),
   };
+}
+
+/**
+ * Task productivity over [from, to] (to included) computed straight from every raw span of the
+ * tenant (of `people` when given, else of every key with a person or none): the answer the
+ * stored task days, their stale marks and the live ends must add up to.
+ */
+export async function expectedTaskTimes(
+  db: Executor,
+  tenantId: string,
+  people: readonly number[] | null,
+  from: number,
+  to: number,
+  now: number,
+) {
+  const rows = await selectRows<{
+    account_id: number | null;
+    user_id: number | null;
+    kind: string;
+    task_id: number | null;
+    started_at: string;
+    ended_at: string | null;
+  }>(
+    db,
+    sql`select account_id, user_id, kind, task_id, started_at, ended_at from activity_spans
+        where tenant_id = ${tenantId}::uuid and kind in ('session', 'idle', 'task')
+          and coalesce(user_id, -account_id) is not null`,
+  );
+  const spans = rows
+    .filter((row) => people === null || (row.user_id !== null && people.includes(row.user_id)))
+    .map((row) => ({
+      accountId: row.account_id,
+      userId: row.user_id,
+      kind: row.kind,
+      taskId: row.task_id,
+      start: Number(row.started_at),
+      end: row.ended_at === null ? null : Number(row.ended_at),
+    }));
+  return addTaskTimes(new Map(), spans, from, to + 1, now);
 }

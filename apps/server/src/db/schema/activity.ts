@@ -138,3 +138,54 @@ export const activityAgents = pgTable('activity_agents', {
     .references(() => accounts.id, { onDelete: 'cascade' }),
   lastSeen: epochMs('last_seen').notNull(),
 });
+
+/**
+ * Task productivity per UTC day (docs/monitor.md, "Task productivity"): for each person (or, for a
+ * key with no person, minus its key's id), UTC day and task, the time of the task's closed spans in
+ * that day, and how much of it was active (inside a session, outside idle) and idle, each agent's
+ * spans against its own sessions and idle. Person 0 is the company's sum. Not kept by the ingest
+ * itself (the overlap of a task with idle is not a sum of spans): the ingest marks the person-day
+ * stale (activity_task_days_stale) in its transaction, and the activity service recomputes it from
+ * the spans shortly after; a widget computes stale person-days, and those with an open span, from
+ * the spans itself.
+ */
+export const activityTaskDays = pgTable(
+  'activity_task_days',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    personId: integer('person_id').notNull(),
+    dayStart: epochMs('day_start').notNull(),
+    taskId: integer('task_id').notNull(),
+    activeMs: epochMs('active_ms').notNull(),
+    idleMs: epochMs('idle_ms').notNull(),
+    taskMs: epochMs('task_ms').notNull(),
+  },
+  (table) => [
+    primaryKey({
+      name: 'activity_task_days_pkey',
+      columns: [table.tenantId, table.personId, table.dayStart, table.taskId],
+    }),
+    index('activity_task_days_company_id_idx').on(table.companyId),
+    // The company's rows of a day summed again from its people's (modules/activity/task-days.ts).
+    index('activity_task_days_tenant_day_idx').on(table.tenantId, table.dayStart),
+  ],
+);
+
+/**
+ * The person-days of activity_task_days whose spans changed since they were computed: marked by
+ * the ingest in the transaction that changes the spans, `version` counting the marks, removed by
+ * the recomputation only when no mark came meanwhile.
+ */
+export const activityTaskDaysStale = pgTable(
+  'activity_task_days_stale',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    personId: integer('person_id').notNull(),
+    dayStart: epochMs('day_start').notNull(),
+    version: integer('version').notNull().default(1),
+  },
+  (table) => [
+    primaryKey({ name: 'activity_task_days_stale_pkey', columns: [table.tenantId, table.personId, table.dayStart] }),
+  ],
+);

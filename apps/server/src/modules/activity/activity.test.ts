@@ -3,17 +3,20 @@ import type { Activity, ActivityRefusal } from '@opsdeck/contract/activity';
 import { DESTINATIONS, type LiveRefusal } from '@opsdeck/contract/live';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { rollupsAndExpected } from '../../../test/activity';
+import { expectedTaskTimes, rollupsAndExpected } from '../../../test/activity';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createAgentKey, createUser } from '../../../test/factories';
 import { agentHeaders, connectPeer, type LivePeer } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { selectRows } from '../../db/client';
-import { accounts, activityAgents, activitySpans, statuses, tasks } from '../../db/schema';
+import { accounts, activityAgents, activitySpans, activityTaskDaysStale, statuses, tasks } from '../../db/schema';
 import { ensureMonthPartition, monthOf, monthPartitions } from '../../platform/partitions';
+import { oneTenant } from '../../platform/tenancy';
+import { taskTimes } from '../monitor/task-productivity';
 import { BUCKET_MS, DAY_MS, writeSpans } from './queries';
 import { applyActivityRetention, rebuildActivityRollups } from './rollups';
 import type { ActivityService } from './service';
+import { refreshAllTaskDays } from './task-days';
 
 let t: TestApp;
 let admin: string;
@@ -367,7 +370,7 @@ describe('/agent/activity', () => {
 });
 
 describe('the activity rollups', () => {
-  it('equal a computation from the raw spans on random data, and their rebuild', async () => {
+  it('equal a computation from the raw spans on random data, and their rebuild (task productivity too)', async () => {
     // Three people and a key with none, in two companies; spans across buckets and midnights,
     // resent, extended, closed by the server and reopened, sent in frames of random sizes at once.
     let seed = 17;
@@ -450,11 +453,60 @@ describe('the activity rollups', () => {
     expect(before.daily).toEqual(before.expectedDaily);
     expect(before.quarter.size).toBeGreaterThan(100);
 
+    // Task productivity: stale person-days (the ingest marked them; the refresher may not have run),
+    // then every one recomputed, then rebuilt; ranges with ends anywhere, whole days between.
+    const answeredAt = Date.now();
+    // The first agent's person (a filter of one person).
+    const people = (
+      await selectRows<{ user_id: number }>(
+        db(),
+        sql`select distinct user_id from activity_spans where account_id = ${agents[0]!.agent.accountId}`,
+      )
+    ).map((row) => Number(row.user_id));
+    expect(people).toHaveLength(1);
+    const ranges = [
+      [answeredAt - 7 * DAY_MS, answeredAt],
+      [answeredAt - 3 * DAY_MS - 5 * HOUR, answeredAt - DAY_MS - 7 * HOUR],
+      [answeredAt - 2 * HOUR, answeredAt],
+      [Math.floor(answeredAt / DAY_MS) * DAY_MS - 4 * DAY_MS, Math.floor(answeredAt / DAY_MS) * DAY_MS - DAY_MS - 1],
+    ] as const;
+    const taskAnswers = async () => {
+      for (const owner of [acme, globex]) {
+        for (const who of [null, people]) {
+          for (const [from, to] of ranges) {
+            const input = {
+              db: db(),
+              scope: oneTenant(owner.company.tenantId),
+              people: who,
+              from,
+              to,
+              tz: 'UTC',
+              now: answeredAt,
+            };
+            const expected = await expectedTaskTimes(db(), owner.company.tenantId, who, from, to, answeredAt);
+            expect(await taskTimes(input), `${owner.company.name} ${who} ${from}–${to}`).toEqual(expected);
+          }
+        }
+      }
+    };
+    await taskAnswers();
+    await refreshAllTaskDays(db());
+    expect(await db().select().from(activityTaskDaysStale)).toEqual([]);
+    const [stored] = await selectRows<{ people: number; days: number }>(
+      db(),
+      sql`select count(*) filter (where person_id <> 0)::int as people, count(*) filter (where person_id = 0)::int as days
+          from activity_task_days`,
+    );
+    expect(Math.min(stored!.people, stored!.days)).toBeGreaterThan(0);
+    await taskAnswers();
+
     const rebuilt = await rebuildActivityRollups(db());
     expect(rebuilt.spans).toBeGreaterThan(100);
     const after = await rollupsAndExpected(db());
     expect(after.quarter).toEqual(before.expectedQuarter);
     expect(after.daily).toEqual(before.expectedDaily);
+    expect(await db().select().from(activityTaskDaysStale)).toEqual([]);
+    await taskAnswers();
   });
 
   it('are rebuilt exactly over a month boundary, with open, server-closed, empty and personless spans', async () => {

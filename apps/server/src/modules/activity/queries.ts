@@ -124,11 +124,12 @@ export function itemOf(span: {
 }
 
 /**
- * The rollups' upserts from a CTE `delta` of (tenant_id, company_id, user_id, kind, item, lo, hi,
- * sign, counted_start): `sign` × the milliseconds of [lo, hi) spread over the 15-minute buckets and
+ * The rollups' upserts from a CTE `delta` of (tenant_id, company_id, user_id, account_id, kind, item,
+ * lo, hi, sign, counted_start): `sign` × the milliseconds of [lo, hi) spread over the 15-minute buckets and
  * the UTC days they cover, and one start in the bucket and day of `counted_start` when it is not
- * null; each added to the person's row (user_id) and the company's (person 0). Each upsert in its
- * conflict key's order: batches in flight take their row locks in the same order.
+ * null; each added to the person's row (user_id) and the company's (person 0). And the person-days
+ * of task productivity it changes marked stale (markTaskDaysStale). Each upsert in its conflict
+ * key's order: batches in flight take their row locks in the same order.
  */
 function rollupUpserts(): SQL {
   const pieces = (width: number) => sql`
@@ -157,7 +158,27 @@ function rollupUpserts(): SQL {
       where person.id is not null
     ),
     quarter as (${upsert('activity_rollups', 'bucket_start', BUCKET_MS)}),
-    daily as (${upsert('activity_daily_rollups', 'day_start', DAY_MS)})`;
+    daily as (${upsert('activity_daily_rollups', 'day_start', DAY_MS)}),
+    ${markTaskDaysStale()}`;
+}
+
+/**
+ * The CTE `task_days_stale` marking stale the person-days a CTE `delta` (tenant_id, user_id,
+ * account_id, kind, lo, hi) changes: the UTC days [lo, hi) reaches of its session, idle and task
+ * spans. Part of the statement that changes the spans (writeSpans, closeOpenSpans, closeOrphanSpans; modules/activity/task-days.ts), in key order.
+ */
+export function markTaskDaysStale(): SQL {
+  const day = sql.raw(`${DAY_MS}::bigint`);
+  return sql`
+    task_days_stale as (
+      insert into activity_task_days_stale (tenant_id, person_id, day_start)
+      select distinct tenant_id, coalesce(user_id, -account_id) as person_id, day
+      from delta, generate_series(lo - mod(lo, ${day}), hi - 1, ${day}) as day
+      where kind in ('session', 'idle', 'task') and hi > lo and coalesce(user_id, -account_id) is not null
+      order by 1, 2, 3
+      on conflict (tenant_id, person_id, day_start) do update set version = activity_task_days_stale.version + 1
+      returning 1
+    )`;
 }
 
 /** The columns of writeSpans's arrays, in order. */
@@ -221,7 +242,7 @@ export async function writeSpans(
       returning span.id
     ),
     delta as (
-      select input.tenant_id, input.company_id, input.user_id, input.kind, input.item,
+      select input.tenant_id, input.company_id, input.user_id, input.account_id, input.kind, input.item,
         least(input.rolled_from, coalesce(input.ended_at, input.started_at)) as lo,
         greatest(input.rolled_from, coalesce(input.ended_at, input.started_at)) as hi,
         case when coalesce(input.ended_at, input.started_at) >= input.rolled_from then 1 else -1 end as sign,
@@ -301,13 +322,13 @@ function closeLocked(): SQL {
       set ended_at = greatest(span.started_at, least(locked.at, span.started_at + ${DAY_MS}::bigint)), ended_by_server = true
       from locked
       where span.id = locked.id and span.started_at = locked.started_at and span.ended_at is null
-      returning span.tenant_id, span.company_id, span.user_id, span.kind, span.started_at, span.ended_at,
+      returning span.tenant_id, span.company_id, span.user_id, span.account_id, span.kind, span.started_at, span.ended_at,
         case span.kind when 'app' then coalesce(span.application, '')
           when 'status' then coalesce(span.status_id::text, '')
           when 'task' then coalesce(span.task_id::text, '') else '' end as item
     ),
     delta as (
-      select tenant_id, company_id, user_id, kind, item, started_at as lo, ended_at as hi, 1 as sign,
+      select tenant_id, company_id, user_id, account_id, kind, item, started_at as lo, ended_at as hi, 1 as sign,
         null::bigint as counted_start
       from closed
     ),

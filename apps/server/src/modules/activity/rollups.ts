@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { dropMonthsBefore, ensureCurrentMonths, monthPartitions } from '../../platform/partitions';
 import { BUCKET_MS, DAY_MS } from './queries';
+import { markAllTaskDaysStale, refreshAllTaskDays } from './task-days';
 
 /**
  * The activity spans' months and their rollups over time (docs/monitor.md, "Storage"): partitions
@@ -29,7 +30,7 @@ const REBUILD_WORK_MEM = '64MB';
  * start's bucket; summed first per person (or none), then the company's rows (person 0) summed
  * from those. Then the daily rollups summed from the 15-minute rows just built (a UTC day is 96
  * whole buckets). Each insert in its key's order. The work memory is raised for the two inserts
- * and given back after.
+ * and given back after. Last, task productivity's days (task-days.ts) marked stale and recomputed.
  */
 export async function rebuildActivityRollups(db: Executor): Promise<ActivityRebuild> {
   return db.transaction(async (tx) => {
@@ -81,6 +82,8 @@ export async function rebuildActivityRollups(db: Executor): Promise<ActivityRebu
       group by tenant_id, person_id, day, kind, item
       order by tenant_id, person_id, day, kind, item`);
     await tx.execute(sql`select set_config('work_mem', ${memory?.before ?? REBUILD_WORK_MEM}, true)`);
+    await markAllTaskDaysStale(tx, from);
+    await refreshAllTaskDays(tx);
     const [count] = await selectRows<{ spans: number }>(
       tx,
       sql`select count(*)::int as spans from activity_spans where started_at >= ${from}::bigint`,

@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { groupCommit } from '../../platform/group-commit';
 import { ensureMonthPartition, monthOf } from '../../platform/partitions';
 import * as q from './queries';
+import { refreshTaskDays } from './task-days';
 
 /** The agent a frame came from: its key (account) and that key's tenant (null: a solo licence). */
 export type ActivityAgent = { accountId: number; tenantId: string | null };
@@ -24,6 +25,8 @@ const LOOKBACK_MS = ACTIVITY_MAX_AGE_MS + 86_400_000;
 export const HEARD_EVERY_MS = 60_000;
 /** An agent not heard from for this long, and held by no instance, has its open spans closed. */
 export const ORPHAN_AFTER_MS = 5 * 60_000;
+/** How often the stale person-days of task productivity are recomputed (task-days.ts). */
+export const TASK_DAYS_EVERY_MS = 5_000;
 /** How long a key's company and person are kept in memory before they are read again. */
 const PEOPLE_TTL_MS = 60_000;
 
@@ -71,6 +74,8 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
   /** Closes under way (an agent gone), awaited before the database closes. */
   const closing = new Set<Promise<unknown>>();
   let heardTimer: NodeJS.Timeout | undefined;
+  let taskDaysTimer: NodeJS.Timeout | undefined;
+  let refreshing = false;
 
   async function peopleOf(accountIds: number[]) {
     const at = now();
@@ -281,6 +286,23 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
     },
 
     /**
+     * Recomputes the stale person-days of task productivity every few seconds (task-days.ts), one
+     * refresh at a time; a failure (the database away) is logged and the next tick tries again.
+     */
+    keepTaskDays() {
+      taskDaysTimer = setInterval(() => {
+        if (refreshing) return;
+        refreshing = true;
+        void track(refreshTaskDays(db))
+          .catch((err: unknown) => deps.log?.warn({ err }, 'task productivity days not refreshed'))
+          .finally(() => {
+            refreshing = false;
+          });
+      }, TASK_DAYS_EVERY_MS);
+      taskDaysTimer.unref();
+    },
+
+    /**
      * Closes the spans left open by agents no instance holds (`connected`: every instance's keys)
      * and not heard from for ORPHAN_AFTER_MS, at their last word (a crash; docs/monitor.md).
      */
@@ -290,6 +312,7 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
     /** Waits for the closes under way (the server stopping: before its database closes). */
     async stop() {
       if (heardTimer) clearInterval(heardTimer);
+      if (taskDaysTimer) clearInterval(taskDaysTimer);
       while (closing.size > 0) await Promise.allSettled([...closing]);
     },
   };

@@ -6,6 +6,7 @@ import { activityDailyRollups, activityRollups, activitySpans, statuses, tasks, 
 import { inScope } from '../../platform/tenancy';
 import { BUCKET_MS, DAY_MS } from '../execution-logs/queries';
 import { decomposeRange, type Span, type ZonedDay, zonedDays } from '../reports/ranges';
+import { taskTimes } from './task-productivity';
 import { dayIndexOf, type WidgetHandlers, type WidgetInput } from './widget-input';
 
 /**
@@ -404,54 +405,6 @@ async function topApplications(input: WidgetInput, by: 'ms' | 'starts') {
   );
 }
 
-type Interval = [number, number];
-
-/** Sorted, merged intervals. */
-function union(intervals: Interval[]): Interval[] {
-  const merged: Interval[] = [];
-  for (const [a, b] of [...intervals].filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0])) {
-    const last = merged.at(-1);
-    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
-    else merged.push([a, b]);
-  }
-  return merged;
-}
-
-/** `whole` minus `minus`, both merged. */
-function subtract(whole: Interval[], minus: Interval[]): Interval[] {
-  const out: Interval[] = [];
-  let first = 0;
-  for (const [a, b] of whole) {
-    // Both sorted: what ends before this interval ends before every later one.
-    while (first < minus.length && minus[first]![1] <= a) first += 1;
-    let at = a;
-    for (let i = first; i < minus.length && minus[i]![0] < b; i += 1) {
-      const [c, d] = minus[i]!;
-      if (d <= at) continue;
-      if (c > at) out.push([at, c]);
-      at = Math.max(at, d);
-    }
-    if (at < b) out.push([at, b]);
-  }
-  return out;
-}
-
-/** The time [from, to) shares with sorted, disjoint intervals: from the first one ending after `from` (bisection). */
-function overlapWith(from: number, to: number, merged: Interval[]) {
-  let low = 0;
-  let high = merged.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (merged[mid]![1] <= from) low = mid + 1;
-    else high = mid;
-  }
-  let sum = 0;
-  for (let i = low; i < merged.length && merged[i]![0] < to; i += 1) {
-    sum += Math.max(0, Math.min(to, merged[i]![1]) - Math.max(from, merged[i]![0]));
-  }
-  return sum;
-}
-
 export type RollupWidgetDeps = {
   /** The keys with an agent connected now, on any instance (modules/events). */
   connectedAccounts: () => readonly number[];
@@ -577,59 +530,8 @@ export function createRollupWidgets(deps: RollupWidgetDeps): WidgetHandlers {
     },
 
     async task_productivity(input) {
-      // The overlap of task spans with session and idle spans is not in the rollups: from the spans.
-      if (input.people && input.people.length === 0) return [];
-      const { from, now } = input;
-      const end = input.to + 1;
-      const span = activitySpans;
-      const rows = await input.db
-        .select({
-          accountId: span.accountId,
-          userId: span.userId,
-          kind: span.kind,
-          taskId: span.taskId,
-          startedAt: span.startedAt,
-          endedAt: span.endedAt,
-        })
-        .from(span)
-        .where(
-          and(
-            inScope(span.tenantId, input.scope),
-            inArray(span.kind, ['session', 'idle', 'task']),
-            input.people ? inArray(span.userId, [...input.people]) : undefined,
-            lt(span.startedAt, end),
-            or(
-              sql`${span.endedAt} is null`,
-              and(sql`${span.endedAt} > ${from}`, gte(span.startedAt, from - DAY_BEFORE)),
-            ),
-          ),
-        );
-      // No order needed: the intervals are sorted per agent below, and the sums do not depend on it.
-      type Agent = { sessions: Interval[]; idle: Interval[]; tasks: { taskId: number; at: Interval }[] };
-      const agents = new Map<string, Agent>();
-      for (const row of rows) {
-        const key = row.accountId !== null ? `a${row.accountId}` : `u${row.userId ?? ''}`;
-        const agent = agents.get(key) ?? { sessions: [], idle: [], tasks: [] };
-        agents.set(key, agent);
-        const a = Math.max(Number(row.startedAt), from);
-        const b = row.endedAt === null ? Math.min(end, now) : Math.min(Number(row.endedAt), end);
-        if (b <= a) continue;
-        if (row.kind === 'session') agent.sessions.push([a, b]);
-        else if (row.kind === 'idle') agent.idle.push([a, b]);
-        else if (row.taskId !== null) agent.tasks.push({ taskId: row.taskId, at: [a, b] });
-      }
-      const perTask = new Map<number, { activeMs: number; idleMs: number; ms: number }>();
-      for (const agent of agents.values()) {
-        const idle = union(agent.idle);
-        const active = subtract(union(agent.sessions), idle);
-        for (const task of agent.tasks) {
-          const total = perTask.get(task.taskId) ?? { activeMs: 0, idleMs: 0, ms: 0 };
-          total.activeMs += overlapWith(task.at[0], task.at[1], active);
-          total.idleMs += overlapWith(task.at[0], task.at[1], idle);
-          total.ms += task.at[1] - task.at[0];
-          perTask.set(task.taskId, total);
-        }
-      }
+      // The overlap of task spans with session and idle spans is not in the rollups: activity_task_days.
+      const perTask = await taskTimes(input);
       const names = await taskNames(input, [...perTask.keys()]);
       return ranked(
         [...perTask].flatMap(([taskId, total]) => {
