@@ -147,7 +147,13 @@ function intersection(left: Interval[], right: Interval[]) {
 }
 
 /** employee_utilization as its definition says, from every row. */
-function plainUtilization(from: number, to: number, who: readonly number[] | null) {
+function plainUtilization(
+  from: number,
+  to: number,
+  who: readonly number[] | null,
+  data: { shifts: typeof shifts; sessions: Row[]; idles: Row[]; now: number } = { shifts, sessions, idles, now: NOW },
+) {
+  const { shifts, sessions, idles, now: NOW } = data;
   const end = to + 1;
   const scheduledTo = Math.min(end, NOW);
   const mine = <T extends { user: number }>(rows: T[]) => rows.filter((row) => !who || who.includes(row.user));
@@ -234,6 +240,45 @@ function plainLoginHours(from: number, to: number, tz: string, who: readonly num
   return rows.sort((x, y) => x.userId - y.userId || (x.date < y.date ? -1 : 1));
 }
 
+/**
+ * attendance_and_tardiness as its definition says, from every row: per ended schedule (not
+ * archived) starting in [from, to], the first session starting before it ends and either at most
+ * 4 hours before its start or still going on at its start.
+ */
+function plainAttendance(
+  from: number,
+  to: number,
+  who: readonly number[] | null,
+  data: { shifts: typeof shifts; sessions: Row[]; now: number } = { shifts, sessions, now: NOW },
+) {
+  const per = new Map<
+    number,
+    { scheduledDays: number; presentDays: number; lateDays: number; absentDays: number; lateMs: number }
+  >();
+  for (const shift of data.shifts) {
+    if (shift.archived || (who && !who.includes(shift.user))) continue;
+    if (shift.start < from || shift.start > to || shift.end > data.now) continue;
+    const arrivals = data.sessions
+      .filter(
+        (s) =>
+          s.user === shift.user &&
+          s.start < shift.end &&
+          (s.start >= shift.start - 4 * HOUR || Math.max(s.start, s.end ?? data.now) > shift.start),
+      )
+      .map((s) => s.start);
+    const arrival = arrivals.length > 0 ? Math.min(...arrivals) : null;
+    const late = arrival !== null && arrival - shift.start > 5 * MINUTE ? arrival - shift.start : 0;
+    const entry = per.get(shift.user) ?? { scheduledDays: 0, presentDays: 0, lateDays: 0, absentDays: 0, lateMs: 0 };
+    entry.scheduledDays += 1;
+    entry.presentDays += arrival === null ? 0 : 1;
+    entry.lateDays += late > 0 ? 1 : 0;
+    entry.absentDays += arrival === null ? 1 : 0;
+    entry.lateMs += late;
+    per.set(shift.user, entry);
+  }
+  return [...per].map(([userId, entry]) => ({ userId, ...entry }));
+}
+
 /** alerts as their definition says, from every row of the range: newest first, at most 50. */
 function plainAlerts(from: number, to: number, who: readonly number[] | null) {
   const mine = (user: number) => !who || who.includes(user);
@@ -284,7 +329,7 @@ describe('the span widgets summed by the database equal the straightforward comp
     const from = BASE + Math.floor(next() * 15 * DAY);
     ranges.push([from, from + Math.floor(next() * 7 * DAY)]);
   }
-  it('employee_utilization, break_adherence, alerts, login hours and the newest session ends', async () => {
+  it('employee_utilization, break_adherence, attendance, alerts, login hours and the newest session ends', async () => {
     for (const [from, to] of ranges) {
       for (const who of [null, [people[0]!], people.slice(1)]) {
         const input: WidgetInput = {
@@ -302,6 +347,9 @@ describe('the span widgets summed by the database equal the straightforward comp
         );
         expect(byUser(withoutName(await spanWidgets.break_adherence!(input))), label).toEqual(
           byUser(plainBreaks(from, to, who)),
+        );
+        expect(byUser(withoutName(await spanWidgets.attendance_and_tardiness!(input))), `${label} attendance`).toEqual(
+          byUser(plainAttendance(from, to, who)),
         );
         const alerts = (await spanWidgets.alerts!(input)).map(({ at, userId, kind }) => ({ at, userId, kind }));
         expect(alerts.sort(newestAlertFirst), `${label} alerts`).toEqual(plainAlerts(from, to, who));
@@ -380,5 +428,125 @@ describe('alerts read back in widening windows', () => {
     expect(alerts).toHaveLength(50);
     expect(alerts.filter((alert) => alert.kind === 'late').map((alert) => alert.at)).toEqual([shiftStart + 23 * HOUR]);
     expect(alerts.map((alert) => alert.at)).toEqual([...alerts.map((alert) => alert.at)].sort((a, b) => b - a));
+  });
+});
+
+describe('attendance (and utilization) at the edges of their rules', () => {
+  it('the 4 hours before, a session still going on at the start, an open session days old, the end excluded', async () => {
+    const db = t.database.db;
+    const other = await createCompany(db, { name: 'Monitor Attendance Edges' });
+    const who: number[] = [];
+    for (let i = 0; i < 7; i += 1) who.push((await createUser(db, { company: other })).id);
+    const [p, q, r, u, v, w, x] = who as [number, number, number, number, number, number, number];
+    const T = NOW - 3 * DAY;
+    const edgeShifts: typeof shifts = [];
+    const edgeSessions: Row[] = [];
+    const shift = (user: number, start: number, end: number, archived = false) =>
+      edgeShifts.push({ user, start, end, archived });
+    const session = (user: number, start: number, end: number | null) => edgeSessions.push({ user, start, end });
+    for (const user of who) shift(user, T, T + 8 * HOUR);
+    // Still going on at the start, having started just over 4 hours before it: the arrival.
+    session(p, T - 4 * HOUR - 1, T + 1);
+    session(p, T - HOUR, T + HOUR);
+    // Ending right at the start (not going on then), then 10 minutes late.
+    session(q, T - 4 * HOUR - 1, T);
+    session(q, T + 10 * MINUTE, T + 2 * HOUR);
+    // Exactly 4 hours before, lasting nothing.
+    session(r, T - 4 * HOUR, T - 4 * HOUR);
+    // Open for days: going on at the start of every schedule since.
+    session(u, T - 3 * DAY, null);
+    shift(u, T + DAY, T + DAY + 8 * HOUR);
+    shift(u, T + 2 * DAY, T + 2 * DAY + 8 * HOUR, true);
+    // The schedule's end is excluded; its last millisecond is not.
+    session(v, T + 8 * HOUR, T + 9 * HOUR);
+    shift(v, T + DAY, T + DAY + 8 * HOUR);
+    session(v, T + DAY + 8 * HOUR - 1, T + DAY + 9 * HOUR);
+    // Ended before the start but started within the 4 hours: counts; a schedule not yet ended does not.
+    session(w, T - 30 * MINUTE, T - 10 * MINUTE);
+    shift(w, NOW - HOUR, NOW + HOUR);
+    session(w, NOW - 2 * HOUR, null);
+    // x: no session at all, two overlapping schedules, and one still to come (no scheduled time yet).
+    shift(x, T + 2 * HOUR, T + 6 * HOUR);
+    shift(x, NOW + HOUR, NOW + 3 * HOUR);
+    const edgeIdles: Row[] = [
+      { user: p, start: T - 10 * MINUTE, end: T + 20 * MINUTE },
+      { user: w, start: NOW - 90 * MINUTE, end: null },
+    ];
+    await ensureMonthPartition(db, 'activity_spans', T - 3 * DAY);
+    await db.insert(activitySpans).values(
+      [
+        ...edgeSessions.map((s) => ({ ...s, kind: 'session' as const })),
+        ...edgeIdles.map((s) => ({ ...s, kind: 'idle' as const })),
+      ].map((s) => ({
+        id: randomUUID(),
+        tenantId: other.tenantId,
+        companyId: other.id,
+        userId: s.user,
+        kind: s.kind,
+        startedAt: s.start,
+        endedAt: s.end,
+        receivedAt: s.start,
+      })),
+    );
+    await db.insert(schedules).values(
+      edgeShifts.map((s) => ({
+        tenantId: other.tenantId,
+        userId: s.user,
+        scheduleStart: s.start,
+        scheduleEnd: s.end,
+        archived: s.archived,
+      })),
+    );
+    const data = { shifts: edgeShifts, sessions: edgeSessions, now: NOW };
+    for (const [from, to] of [
+      [T - DAY, NOW],
+      [T, T],
+      [T + 1, NOW],
+      [T - 5 * DAY, NOW + DAY],
+    ] as const) {
+      for (const people of [null, [p, u], [x]]) {
+        const answer = await spanWidgets.attendance_and_tardiness!({
+          db,
+          scope: { kind: 'one', tenantId: other.tenantId },
+          people,
+          from,
+          to,
+          tz: 'UTC',
+          now: NOW,
+        });
+        expect(byUser(withoutName(answer)), `${from} → ${to} ${JSON.stringify(people)}`).toEqual(
+          byUser(plainAttendance(from, to, people, data)),
+        );
+        const utilization = await spanWidgets.employee_utilization!({
+          db,
+          scope: { kind: 'one', tenantId: other.tenantId },
+          people,
+          from,
+          to,
+          tz: 'UTC',
+          now: NOW,
+        });
+        expect(byUser(withoutName(utilization)), `${from} → ${to} ${JSON.stringify(people)} utilization`).toEqual(
+          byUser(plainUtilization(from, to, people, { ...data, idles: edgeIdles })),
+        );
+      }
+    }
+    const all = await spanWidgets.attendance_and_tardiness!({
+      db,
+      scope: { kind: 'one', tenantId: other.tenantId },
+      people: null,
+      from: T - DAY,
+      to: NOW,
+      tz: 'UTC',
+      now: NOW,
+    });
+    const row = (user: number) => all.find((entry) => entry.userId === user);
+    expect(row(p)).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0 });
+    expect(row(q)).toMatchObject({ scheduledDays: 1, lateDays: 1, lateMs: 10 * MINUTE });
+    expect(row(r)).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0 });
+    expect(row(u)).toMatchObject({ scheduledDays: 2, presentDays: 2, lateDays: 0 });
+    expect(row(v)).toMatchObject({ scheduledDays: 2, presentDays: 1, absentDays: 1, lateMs: 8 * HOUR - 1 });
+    expect(row(w)).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0 });
+    expect(row(x)).toMatchObject({ scheduledDays: 2, presentDays: 0, absentDays: 2 });
   });
 });

@@ -250,10 +250,118 @@ export function latestAppSpans(input: WidgetInput, userId: number, from: number,
 }
 
 /**
+ * The schedules (not archived) of the input's people that start in [from, to] and have ended by
+ * now (`schedule_end <= now`), each with its arrival: the earliest start of the person's sessions
+ * that start before the schedule ends and either start at most `earlyMs` before its start or are
+ * still going on at its start (open ones up to now); null when none does. Found by the database
+ * schedule by schedule through `(tenant_id, user_id, kind, started_at)`, so no session is sent
+ * over: the first session starting from `earlyMs` before the start; the first of those starting
+ * in the day before that (a closed session lasts a day at most) still going on at the start; and
+ * the person's oldest open session, which is going on at every start since its own once now has
+ * passed it (an open session younger than it is one of the two others, or counts only if it does).
+ */
+function arrivals(input: WidgetInput, from: number, to: number, earlyMs: number): SQL {
+  const person = and(
+    eq(activitySpans.tenantId, schedules.tenantId),
+    eq(activitySpans.userId, schedules.userId),
+    eq(activitySpans.kind, 'session'),
+  );
+  const early = sql`${schedules.scheduleStart} - ${earlyMs}::bigint`;
+  const now = sql`${input.now}::bigint`;
+  return sql`
+    select ${schedules.id} as id, ${schedules.userId} as user_id, ${schedules.scheduleStart} as start,
+      ${schedules.scheduleEnd} as "end",
+      least(
+        (select ${activitySpans.startedAt} from ${activitySpans}
+          where ${person} and ${activitySpans.startedAt} >= ${early} and ${activitySpans.startedAt} < ${schedules.scheduleEnd}
+          order by ${activitySpans.startedAt} limit 1),
+        (select ${activitySpans.startedAt} from ${activitySpans}
+          where ${person} and ${activitySpans.startedAt} >= ${early} - ${SPAN_MAX_MS}::bigint
+            and ${activitySpans.startedAt} < ${early} and ${activitySpans.startedAt} < ${schedules.scheduleEnd}
+            and greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${now})) > ${schedules.scheduleStart}
+          order by ${activitySpans.startedAt} limit 1),
+        case when oldest.started_at < ${schedules.scheduleEnd}
+          and (oldest.started_at >= ${early} or greatest(oldest.started_at, ${now}) > ${schedules.scheduleStart})
+          then oldest.started_at end
+      ) as arrival
+    from ${schedules}
+    left join (
+      select ${activitySpans.tenantId} as tenant_id, ${activitySpans.userId} as user_id,
+        min(${activitySpans.startedAt}) as started_at
+      from ${activitySpans}
+      where ${and(spanPeople(input), eq(activitySpans.kind, 'session'), isNull(activitySpans.endedAt), lt(activitySpans.startedAt, input.now))}
+      group by ${activitySpans.tenantId}, ${activitySpans.userId}
+    ) as oldest on oldest.tenant_id = ${schedules.tenantId} and oldest.user_id = ${schedules.userId}
+    where ${schedulesOverlapping(input, from, to + 1)} and ${schedules.scheduleStart} >= ${from}::bigint
+      and ${schedules.scheduleEnd} <= ${now}`;
+}
+
+export type ScheduleArrival = RawSchedule & { arrival: number | null };
+
+/** The schedules starting in [from, to] that have ended by now, each with its arrival (`arrivals`), by start then id. */
+export async function scheduleArrivals(
+  input: WidgetInput,
+  from: number,
+  to: number,
+  earlyMs: number,
+): Promise<ScheduleArrival[]> {
+  if (input.people !== null && input.people.length === 0) return [];
+  const rows = await withoutJit(input, (db) =>
+    selectRows<{ id: number; user_id: number; start: string; end: string; arrival: string | null }>(
+      db,
+      sql`select * from (${arrivals(input, from, to, earlyMs)}) as schedule order by start, id`,
+    ),
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    start: Number(row.start),
+    end: Number(row.end),
+    arrival: row.arrival === null ? null : Number(row.arrival),
+  }));
+}
+
+/**
+ * Per person, the schedules starting in [from, to] that have ended by now (`arrivals`): how many,
+ * with an arrival, late (arriving more than `graceMs` after the start) and the time late, summed by
+ * the database. (`offset 0` keeps the arrivals a subquery of their own: pulled up, each use of
+ * `arrival` would look its sessions up again.)
+ */
+export async function attendanceTotals(input: WidgetInput, from: number, to: number, earlyMs: number, graceMs: number) {
+  if (input.people !== null && input.people.length === 0) return [];
+  const late = sql`arrival - start > ${graceMs}::bigint`;
+  const rows = await withoutJit(input, (db) =>
+    selectRows<{
+      user_id: number;
+      scheduled: string | number;
+      present: string | number;
+      late: string | number;
+      late_ms: string | number;
+    }>(
+      db,
+      sql`select user_id, count(*) as scheduled, count(arrival) as present, count(*) filter (where ${late}) as late,
+          coalesce(sum(arrival - start) filter (where ${late}), 0) as late_ms
+        from (${arrivals(input, from, to, earlyMs)} offset 0) as schedule group by user_id`,
+    ),
+  );
+  return rows.map((row) => ({
+    userId: Number(row.user_id),
+    scheduledDays: Number(row.scheduled),
+    presentDays: Number(row.present),
+    lateDays: Number(row.late),
+    absentDays: Number(row.scheduled) - Number(row.present),
+    lateMs: Number(row.late_ms),
+  }));
+}
+
+/**
  * Per person, the idle time inside their schedules (not archived, overlapping [from, to)), cut
  * to [from, scheduledTo) and open idle spans up to now: summed by the database, so a month of a
  * company's idle spans is not sent over. An agent reports idle only while its person is signed
- * in, so this is the idle time inside the sessions too.
+ * in, so this is the idle time inside the sessions too. A closed idle span counts for a schedule
+ * when it starts from a day before the schedule's start (a span lasts a day at most); an open one
+ * whatever its start. The spans are read from two days before `from` (schedules start from a day
+ * before it), not from every month kept, and without JIT (`withoutJit`).
  */
 export async function idleInSchedules(
   input: WidgetInput,
@@ -265,27 +373,42 @@ export async function idleInSchedules(
   const idleEnd = sql`coalesce(${activitySpans.endedAt}, ${input.now}::bigint)`;
   const inside = sql`greatest(0, least(${idleEnd}, ${schedules.scheduleEnd}, ${scheduledTo}::bigint)
     - greatest(${activitySpans.startedAt}, ${schedules.scheduleStart}, ${from}::bigint))`;
-  const rows = await input.db
-    .select({ userId: schedules.userId, ms: sql<number>`sum(${inside})`.mapWith(Number) })
-    .from(schedules)
-    .innerJoin(
-      activitySpans,
-      and(
-        eq(activitySpans.tenantId, schedules.tenantId),
-        eq(activitySpans.userId, schedules.userId),
-        eq(activitySpans.kind, 'idle'),
-        lt(activitySpans.startedAt, schedules.scheduleEnd),
-        lt(activitySpans.startedAt, to),
-        or(
-          gte(activitySpans.startedAt, sql`${schedules.scheduleStart} - ${SPAN_MAX_MS}::bigint`),
-          isNull(activitySpans.endedAt),
+  const rows = await withoutJit(input, (db) =>
+    db
+      .select({ userId: schedules.userId, ms: sql<number>`sum(${inside})`.mapWith(Number) })
+      .from(schedules)
+      .innerJoin(
+        activitySpans,
+        and(
+          eq(activitySpans.tenantId, schedules.tenantId),
+          eq(activitySpans.userId, schedules.userId),
+          eq(activitySpans.kind, 'idle'),
+          lt(activitySpans.startedAt, schedules.scheduleEnd),
+          lt(activitySpans.startedAt, to),
+          or(gte(activitySpans.startedAt, from - 2 * SPAN_MAX_MS), isNull(activitySpans.endedAt)),
+          or(
+            gte(activitySpans.startedAt, sql`${schedules.scheduleStart} - ${SPAN_MAX_MS}::bigint`),
+            isNull(activitySpans.endedAt),
+          ),
+          sql`${idleEnd} > ${schedules.scheduleStart}`,
         ),
-        sql`${idleEnd} > ${schedules.scheduleStart}`,
-      ),
-    )
-    .where(schedulesOverlapping(input, from, to))
-    .groupBy(schedules.userId);
+      )
+      .where(schedulesOverlapping(input, from, to))
+      .groupBy(schedules.userId),
+  );
   return new Map(rows.map((row) => [row.userId, row.ms]));
+}
+
+/**
+ * Runs a widget's big aggregate with PostgreSQL's JIT off (in a transaction of its own, `set
+ * local`): compiling its expressions took 30–90 ms of each such query on a company's month, more
+ * than it could save.
+ */
+async function withoutJit<T>(input: WidgetInput, read: (db: WidgetInput['db']) => Promise<T>): Promise<T> {
+  return input.db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return read(tx);
+  });
 }
 
 /** The schedules (not archived) of the input's people that overlap [from, to). */
@@ -301,23 +424,16 @@ function schedulesOverlapping(input: WidgetInput, from: number, to: number): SQL
   ) as SQL;
 }
 
-/** The disjoint intervals covering a relation's (user_id, a, b) rows with b > a, per person (islands). */
-const islands = (rows: SQL) => sql`
-  select user_id, min(a) as a, max(b) as b from (
-    select user_id, a, b, sum(case when before is null or a > before then 1 else 0 end)
-      over (partition by user_id order by a, b rows unbounded preceding) as island
-    from (
-      select user_id, a, b,
-        max(b) over (partition by user_id order by a, b rows between unbounded preceding and 1 preceding) as before
-      from (${rows}) as r where b > a
-    ) as ordered
-  ) as numbered group by user_id, island`;
-
 /**
  * Per person with a schedule (not archived) or a session overlapping [from, to): the scheduled
  * time (the union of the schedules cut to [from, scheduledTo)) and the signed-in time inside it
  * (the union of the sessions cut to [from, to), open ones up to now, intersected with it): summed
- * by the database from the unions of each, so a month of a company's sessions is not sent over.
+ * by the database, so a month of a company's sessions is not sent over.
+ *
+ * One sort of both lists per person by start: each interval adds to a union what it reaches past
+ * every end before it (`b − max(a, the latest end so far)`, at least 0), so one pass gives the
+ * length of the schedules' union, of the sessions' and of both together, and the intersection is
+ * `scheduled + signed in − both` (no join of the two unions).
  */
 export async function signedInSchedules(
   input: WidgetInput,
@@ -327,36 +443,46 @@ export async function signedInSchedules(
 ): Promise<Map<number, { scheduledMs: number; signedInMs: number }>> {
   if (input.people !== null && input.people.length === 0) return new Map();
   const scheduled = sql`select ${schedules.userId} as user_id,
-      greatest(${schedules.scheduleStart}, ${from}::bigint) as a, least(${schedules.scheduleEnd}, ${scheduledTo}::bigint) as b
+      greatest(${schedules.scheduleStart}, ${from}::bigint) as a, least(${schedules.scheduleEnd}, ${scheduledTo}::bigint) as b,
+      true as scheduled
     from ${schedules} where ${schedulesOverlapping(input, from, to)}`;
   const sessions = sql`select ${activitySpans.userId} as user_id, greatest(${activitySpans.startedAt}, ${from}::bigint) as a,
-      least(greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${input.now}::bigint)), ${to}::bigint) as b
+      least(greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${input.now}::bigint)), ${to}::bigint) as b,
+      false as scheduled
     from ${activitySpans}
     where ${and(spanPeople(input), eq(activitySpans.kind, 'session'), overlapping(from, to, input.now))}`;
-  const rows = await selectRows<{ user_id: number; scheduled_ms: string | number; signed_in_ms: string | number }>(
-    input.db,
-    sql`with scheduled as (${scheduled}), sessions as (${sessions}),
-      people as (select user_id from scheduled union select user_id from sessions),
-      scheduled_union as (${islands(sql`select * from scheduled`)}),
-      sessions_union as (${islands(sql`select * from sessions`)}),
-      scheduled_ms as (select user_id, sum(b - a) as ms from scheduled_union group by user_id),
-      signed_in_ms as (
-        select session.user_id, sum(least(session.b, schedule.b) - greatest(session.a, schedule.a)) as ms
-        from sessions_union as session
-        join scheduled_union as schedule
-          on schedule.user_id = session.user_id and schedule.a < session.b and session.a < schedule.b
-        group by session.user_id
-      )
-    select people.user_id, coalesce(scheduled_ms.ms, 0) as scheduled_ms, coalesce(signed_in_ms.ms, 0) as signed_in_ms
-    from people
-    left join scheduled_ms on scheduled_ms.user_id = people.user_id
-    left join signed_in_ms on signed_in_ms.user_id = people.user_id`,
+  const adds = (before: string) => sql.raw(`greatest(0, b - greatest(a, coalesce(${before}, a)))`);
+  const rows = await withoutJit(input, (db) =>
+    selectRows<{
+      user_id: number;
+      scheduled_ms: string | number;
+      signed_ms: string | number;
+      both_ms: string | number;
+    }>(
+      db,
+      sql`select user_id,
+        coalesce(sum(${adds('scheduled_before')}) filter (where scheduled), 0) as scheduled_ms,
+        coalesce(sum(${adds('signed_before')}) filter (where not scheduled), 0) as signed_ms,
+        coalesce(sum(${adds('any_before')}), 0) as both_ms
+      from (
+        select user_id, a, b, scheduled,
+          max(b) filter (where scheduled) over earlier as scheduled_before,
+          max(b) filter (where not scheduled) over earlier as signed_before,
+          max(b) over earlier as any_before
+        from (${scheduled} union all ${sessions}) as intervals
+        window earlier as (partition by user_id order by a, b rows between unbounded preceding and 1 preceding)
+      ) as ordered
+      group by user_id`,
+    ),
   );
   return new Map(
-    rows.map((row) => [
-      Number(row.user_id),
-      { scheduledMs: Number(row.scheduled_ms), signedInMs: Number(row.signed_in_ms) },
-    ]),
+    rows.map((row) => {
+      const scheduledMs = Number(row.scheduled_ms);
+      return [
+        Number(row.user_id),
+        { scheduledMs, signedInMs: scheduledMs + Number(row.signed_ms) - Number(row.both_ms) },
+      ];
+    }),
   );
 }
 

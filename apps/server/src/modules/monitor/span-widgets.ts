@@ -3,6 +3,7 @@ import { DAY_MS } from '../activity/queries';
 import { zonedDays } from '../reports/ranges';
 import {
   appTimelinePeople,
+  attendanceTotals,
   breakTotals,
   HOUR_MS,
   idleInSchedules,
@@ -17,6 +18,7 @@ import {
   readBreaks,
   readSchedules,
   readSpans,
+  scheduleArrivals,
   signedInSchedules,
   statusesOf,
   taskNamesOf,
@@ -118,24 +120,14 @@ export type ScheduleAttendance = RawSchedule & { arrival: number | null; lateMs:
  * None: absent. Arrival more than 5 minutes after the start: late by arrival − start.
  */
 async function attendance(input: WidgetInput): Promise<ScheduleAttendance[]> {
-  const ended = (await readSchedules(input, input.from, rangeEnd(input))).filter(
-    (schedule) => schedule.start >= input.from && schedule.start <= input.to && schedule.end <= input.now,
-  );
-  if (ended.length === 0) return [];
-  const from = Math.min(...ended.map((schedule) => schedule.start)) - ATTENDANCE_EARLY_MS;
-  const to = Math.max(...ended.map((schedule) => schedule.end));
-  // The scope's (or the filter's) sessions: a list of every scheduled person would be as long.
-  const sessions = byPerson(await readSpans(input, ['session'], from, to));
+  // Each schedule's arrival found by the database (span-queries.ts, `arrivals`): no session is sent over.
+  const ended = await scheduleArrivals(input, input.from, input.to, ATTENDANCE_EARLY_MS);
   return ended.map((schedule) => {
-    let arrival: number | null = null;
-    for (const session of sessions.get(schedule.userId) ?? []) {
-      if (session.start >= schedule.end) continue;
-      const counts =
-        session.start >= schedule.start - ATTENDANCE_EARLY_MS || endOf(session, input.now) > schedule.start;
-      if (counts && (arrival === null || session.start < arrival)) arrival = session.start;
-    }
-    const lateMs = arrival !== null && arrival - schedule.start > LATE_GRACE_MS ? arrival - schedule.start : 0;
-    return { ...schedule, arrival, lateMs };
+    const lateMs =
+      schedule.arrival !== null && schedule.arrival - schedule.start > LATE_GRACE_MS
+        ? schedule.arrival - schedule.start
+        : 0;
+    return { ...schedule, lateMs };
   });
 }
 
@@ -156,6 +148,8 @@ async function breaksOver(input: WidgetInput) {
 
 /** The first window of alerts read back from the range's end (doubled while too few are found). */
 const ALERT_WINDOW_MS = 2 * DAY_MS;
+/** Filters of this many people or fewer read their alerts over the whole range at once. */
+const ALERT_FEW_PEOPLE = 20;
 /** How long after its start a schedule, break or closed idle span can raise its alert, at most. */
 const ALERT_REACH_MS = DAY_MS;
 
@@ -283,21 +277,24 @@ export const spanWidgets: WidgetHandlers = {
   },
 
   async attendance_and_tardiness(input) {
-    const schedules = await attendance(input);
+    // attendance()'s schedules counted and summed per person by the database.
+    const totals = await attendanceTotals(input, input.from, input.to, ATTENDANCE_EARLY_MS, LATE_GRACE_MS);
     const names = await namesOf(
       input,
-      schedules.map((schedule) => schedule.userId),
+      totals.map((row) => row.userId),
     );
-    const rows = [...byPerson(schedules)].map(([userId, list]) => ({
-      userId,
-      name: names.get(userId) ?? '',
-      scheduledDays: list.length,
-      presentDays: list.filter((schedule) => schedule.arrival !== null).length,
-      lateDays: list.filter((schedule) => schedule.lateMs > 0).length,
-      absentDays: list.filter((schedule) => schedule.arrival === null).length,
-      lateMs: list.reduce((sum, schedule) => sum + schedule.lateMs, 0),
-    }));
-    return rows.sort(byName);
+    return totals
+      .map((row) => ({ ...row, name: names.get(row.userId) ?? '' }))
+      .sort(byName)
+      .map(({ userId, name, scheduledDays, presentDays, lateDays, absentDays, lateMs }) => ({
+        userId,
+        name,
+        scheduledDays,
+        presentDays,
+        lateDays,
+        absentDays,
+        lateMs,
+      }));
   },
 
   async employee_utilization(input) {
@@ -403,18 +400,23 @@ export const spanWidgets: WidgetHandlers = {
   },
 
   async alerts(input) {
-    // Newest first: the alerts of what started in the range's last two days, then four, eight, …,
-    // until the 50th newest is at least a day after the window's start. Nothing that started
-    // earlier can pass it: a late arrival comes before its schedule ends (a day at most after its
-    // start), a break goes over within its threshold (an hour at most), an idle span reaches a
-    // schedule within the day it lasts (open idle spans, which may last longer, are read whatever
-    // their start). A company's month is then read as a couple of days, not thirty.
-    let from = Math.max(input.from, rangeEnd(input) - ALERT_WINDOW_MS);
+    // Newest first: the alerts of what started in the range's last two days, then of a window
+    // widened as far as the alerts found so far say 50 need (at least twice as far), until the
+    // 50th newest is at least a day after the window's start. Nothing that started earlier can
+    // pass it: a late arrival comes before its schedule ends (a day at most after its start), a
+    // break goes over within its threshold (an hour at most), an idle span reaches a schedule
+    // within the day it lasts (open idle spans, which may last longer, are read whatever their
+    // start). A company's month is then read as a couple of days, not thirty. A few people's whole
+    // range is read at once: it is small, and one read costs less than two.
+    const end = rangeEnd(input);
+    const few = input.people !== null && input.people.length <= ALERT_FEW_PEOPLE;
+    let from = few ? input.from : Math.max(input.from, end - ALERT_WINDOW_MS);
     for (;;) {
       const alerts = await alertsFrom(input, from);
       const last = alerts[ALERTS_LIMIT - 1];
       if (from === input.from || (last && last.at >= from + ALERT_REACH_MS)) return alerts;
-      from = Math.max(input.from, rangeEnd(input) - 2 * (rangeEnd(input) - from));
+      const widen = Math.max(2, (2 * ALERTS_LIMIT) / Math.max(1, alerts.length));
+      from = Math.max(input.from, end - Math.ceil(widen * (end - from)));
     }
   },
 };
