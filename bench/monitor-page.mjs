@@ -9,6 +9,7 @@
 // time is from the navigation's start until every card shows its data
 // (or its empty message) and no chart is still loading: the page complete, as a person sees it.
 // `--user <id>` filters the page by that person (the `user` filter of the page's address).
+// `--trace 1` prints every request of each visit: when it left and when its answer was in.
 // Prints each run, the median and the slowest; the aim (issue 17) is at most 1.5 s.
 //
 //   node bench/monitor-page.mjs --database-url postgres://postgres@127.0.0.1:5432/monitor_bench
@@ -21,7 +22,16 @@ import { chromium } from '@playwright/test';
 import { loadAverage, percentile, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 import { AGENT_SECRET, options, serverNodeArgs } from './live-lib.mjs';
 
-const args = options({ databaseUrl: '', dataDir: '', runs: 5, days: 30, tz: 'Europe/Berlin', user: 0, port: 8395 });
+const args = options({
+  databaseUrl: '',
+  dataDir: '',
+  runs: 5,
+  days: 30,
+  tz: 'Europe/Berlin',
+  user: 0,
+  port: 8395,
+  trace: 0,
+});
 if (!args.databaseUrl === !args.dataDir)
   throw new Error('name the seeded database: --database-url URL or --data-dir DIR');
 if (!existsSync(path.join(root, 'apps/web/dist/index.html')))
@@ -80,6 +90,18 @@ try {
    */
   const visit = async (page) => {
     const started = performance.now();
+    /** @type {Map<import('@playwright/test').Request, [number, number]>} */
+    const requests = new Map();
+    const onRequest = (/** @type {import('@playwright/test').Request} */ request) =>
+      requests.set(request, [performance.now() - started, Number.NaN]);
+    const onDone = (/** @type {import('@playwright/test').Request} */ request) => {
+      const times = requests.get(request);
+      if (times) times[1] = performance.now() - started;
+    };
+    if (args.trace) {
+      page.on('request', onRequest);
+      page.on('requestfinished', onDone);
+    }
     await page.goto(url);
     await page.waitForFunction(
       (count) => {
@@ -92,6 +114,18 @@ try {
       { timeout: 30_000, polling: 'raf' },
     );
     const took = performance.now() - started;
+    if (args.trace) {
+      // When each card reached its state, and when the last busy chart settled (from the page's own clock).
+      const marks = await page.evaluate(() => /** @type {any} */ (window).__widgetMarks ?? []);
+      for (const [at, what] of marks) console.log(`    ${String(Math.round(at)).padStart(5)} ms  ${what}`);
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      // Each request of the visit: when it left and when its answer was in, from the navigation's start.
+      for (const [request, [from, to]] of [...requests].sort((a, b) => a[1][0] - b[1][0]))
+        console.log(
+          `    ${String(Math.round(from)).padStart(5)} → ${String(Math.round(to)).padStart(5)} ms  ${new URL(request.url()).pathname}`,
+        );
+    }
     const errors = await page.locator('[data-widget-state="error"]').count();
     if (errors) {
       failed = true;
@@ -106,6 +140,21 @@ try {
     // (the console's files cached, as for someone who uses it every day; every answer fetched again).
     const context = await browser.newContext({ timezoneId: String(args.tz), viewport: { width: 1400, height: 900 } });
     await context.addInitScript((token) => localStorage.setItem('opsdeck.authToken', token), headers['x-auth-token']);
+    if (args.trace)
+      await context.addInitScript(() => {
+        const marks = /** @type {[number, string][]} */ ([]);
+        /** @type {any} */ (window).__widgetMarks = marks;
+        new MutationObserver((records) => {
+          for (const record of records) {
+            const element = /** @type {Element} */ (record.target);
+            const card = element.closest('[data-widget]')?.getAttribute('data-widget') ?? '';
+            const value = element.getAttribute(record.attributeName ?? '');
+            if (record.attributeName === 'data-widget-state') marks.push([performance.now(), `${card} ${value}`]);
+            else if (record.attributeName === 'aria-busy' && card)
+              marks.push([performance.now(), `${card} busy=${value}`]);
+          }
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-widget-state', 'aria-busy'] });
+      });
     const page = await context.newPage();
     const cold = await visit(page);
     await page.goto('about:blank');

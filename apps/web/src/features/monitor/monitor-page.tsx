@@ -1,4 +1,5 @@
 import { Alert, Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../lib/profile-context';
@@ -9,7 +10,7 @@ import { SettingsModal } from './settings-modal';
 import { useDashboardLayout } from './use-dashboard-layout';
 import { WIDGET_MIN_HEIGHT } from './widget-card';
 import { WidgetGrid } from './widget-grid';
-import { WidgetParamsProvider } from './widgets/widget-query';
+import { WidgetParamsProvider, widgetParams, widgetQueryOptions } from './widgets/widget-query';
 
 /** Two columns of card-sized placeholders while the layout loads, so nothing jumps when it comes. */
 function GridSkeleton() {
@@ -35,7 +36,13 @@ export function MonitorPage() {
   const { t } = useTranslation();
   const profile = useProfile();
   const { filters, setFilters } = useMonitorFilters();
-  const { layout, change, isError, refetch } = useDashboardLayout(profile.id);
+  const queryClient = useQueryClient();
+  // The visible widgets' calls leave as soon as the layout is read, while the grid is first drawn.
+  const { layout, change, isError, refetch } = useDashboardLayout(profile.id, (read) => {
+    if (filters === null) return;
+    const params = widgetParams(filters);
+    for (const key of [...read[1], ...read[2]]) void queryClient.prefetchQuery(widgetQueryOptions(key, params));
+  });
   const [modal, setModal] = useState<'filters' | 'settings' | null>(null);
   const close = () => setModal(null);
 

@@ -14,8 +14,11 @@ export const LOAD_DELAY_MS = 200;
 /**
  * The signed-in user's layout: read 200 ms after the page opens, changed on screen at once, saved
  * 500 ms after the last change; a failed save says so and puts back the layout the server has.
+ * `onRead` hears each layout read from the server before the page draws it.
  */
-export function useDashboardLayout(userId: number) {
+export function useDashboardLayout(userId: number, onRead?: (layout: Layout) => void) {
+  const onReadRef = useRef(onRead);
+  onReadRef.current = onRead;
   const queryClient = useQueryClient();
   const [started, setStarted] = useState(false);
   useEffect(() => {
@@ -43,6 +46,7 @@ export function useDashboardLayout(userId: number) {
   useEffect(() => {
     if (!query.data || saver.busy()) return;
     const read = layoutFromWidgets(query.data);
+    onReadRef.current?.(read);
     saver.confirm(read);
     setLayout(read);
   }, [query.data, saver]);
