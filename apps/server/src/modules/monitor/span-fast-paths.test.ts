@@ -468,9 +468,13 @@ describe('attendance (and utilization) at the edges of their rules', () => {
     // x: no session at all, two overlapping schedules, and one still to come (no scheduled time yet).
     shift(x, T + 2 * HOUR, T + 6 * HOUR);
     shift(x, NOW + HOUR, NOW + 3 * HOUR);
+    // q: a schedule of 40 hours (longer than a shift may be), idle on its second and third UTC days.
+    shift(q, T + DAY, T + DAY + 40 * HOUR);
     const edgeIdles: Row[] = [
       { user: p, start: T - 10 * MINUTE, end: T + 20 * MINUTE },
       { user: w, start: NOW - 90 * MINUTE, end: null },
+      { user: q, start: T + DAY + 35 * HOUR, end: T + DAY + 36 * HOUR },
+      { user: q, start: T + DAY + 38 * HOUR, end: T + DAY + 41 * HOUR },
     ];
     await ensureMonthPartition(db, 'activity_spans', T - 3 * DAY);
     await db.insert(activitySpans).values(
@@ -542,7 +546,7 @@ describe('attendance (and utilization) at the edges of their rules', () => {
     });
     const row = (user: number) => all.find((entry) => entry.userId === user);
     expect(row(p)).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0 });
-    expect(row(q)).toMatchObject({ scheduledDays: 1, lateDays: 1, lateMs: 10 * MINUTE });
+    expect(row(q)).toMatchObject({ scheduledDays: 2, absentDays: 1, lateDays: 1, lateMs: 10 * MINUTE });
     expect(row(r)).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0 });
     expect(row(u)).toMatchObject({ scheduledDays: 2, presentDays: 2, lateDays: 0 });
     expect(row(v)).toMatchObject({ scheduledDays: 2, presentDays: 1, absentDays: 1, lateMs: 8 * HOUR - 1 });
