@@ -482,11 +482,23 @@ export async function signedInSchedules(
       greatest(${schedules.scheduleStart}, ${from}::bigint) as a, least(${schedules.scheduleEnd}, ${scheduledTo}::bigint) as b,
       true as scheduled
     from ${schedules} where ${schedulesOverlapping(input, from, to)}`;
-  const sessions = sql`select ${activitySpans.userId} as user_id, greatest(${activitySpans.startedAt}, ${from}::bigint) as a,
+  // `overlapping`, as two reads: those starting from a day before `from` (a range of the index, not
+  // every session of every month kept before `to`) and the open ones older than that.
+  const sessionsWhere = (recent: boolean) =>
+    and(
+      spanPeople(input),
+      eq(activitySpans.kind, 'session'),
+      overlapping(from, to, input.now),
+      recent
+        ? gte(activitySpans.startedAt, from - SPAN_MAX_MS)
+        : and(isNull(activitySpans.endedAt), lt(activitySpans.startedAt, from - SPAN_MAX_MS)),
+    );
+  const sessionsOf = (recent: boolean) => sql`select ${activitySpans.userId} as user_id,
+      greatest(${activitySpans.startedAt}, ${from}::bigint) as a,
       least(greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${input.now}::bigint)), ${to}::bigint) as b,
       false as scheduled
-    from ${activitySpans}
-    where ${and(spanPeople(input), eq(activitySpans.kind, 'session'), overlapping(from, to, input.now))}`;
+    from ${activitySpans} where ${sessionsWhere(recent)}`;
+  const sessions = sql`${sessionsOf(true)} union all ${sessionsOf(false)}`;
   const adds = (before: string) => sql.raw(`greatest(0, b - greatest(a, coalesce(${before}, a)))`);
   const rows = await withoutJit(input, (db) =>
     selectRows<{
