@@ -254,11 +254,12 @@ export function latestAppSpans(input: WidgetInput, userId: number, from: number,
  * now (`schedule_end <= now`), each with its arrival: the earliest start of the person's sessions
  * that start before the schedule ends and either start at most `earlyMs` before its start or are
  * still going on at its start (open ones up to now); null when none does. Found by the database
- * schedule by schedule through `(tenant_id, user_id, kind, started_at)`, so no session is sent
- * over: the first session starting from `earlyMs` before the start; the first of those starting
- * in the day before that (a closed session lasts a day at most) still going on at the start; and
- * the person's oldest open session, which is going on at every start since its own once now has
- * passed it (an open session younger than it is one of the two others, or counts only if it does).
+ * schedule by schedule, so no session is sent over: one probe of `(tenant_id, user_id, kind,
+ * started_at)` from a day before those `earlyMs` (a closed session lasts a day at most) to the
+ * schedule's end, stopping at the first session that counts (in a company's month, the two of the
+ * day before and the arrival); and the person's oldest open session, which is going on at every
+ * start since its own once now has passed it (a younger open session is either in the probe's
+ * range or counts only if the oldest does).
  */
 function arrivals(input: WidgetInput, from: number, to: number, earlyMs: number): SQL {
   const person = and(
@@ -273,12 +274,10 @@ function arrivals(input: WidgetInput, from: number, to: number, earlyMs: number)
       ${schedules.scheduleEnd} as "end",
       least(
         (select ${activitySpans.startedAt} from ${activitySpans}
-          where ${person} and ${activitySpans.startedAt} >= ${early} and ${activitySpans.startedAt} < ${schedules.scheduleEnd}
-          order by ${activitySpans.startedAt} limit 1),
-        (select ${activitySpans.startedAt} from ${activitySpans}
           where ${person} and ${activitySpans.startedAt} >= ${early} - ${SPAN_MAX_MS}::bigint
-            and ${activitySpans.startedAt} < ${early} and ${activitySpans.startedAt} < ${schedules.scheduleEnd}
-            and greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${now})) > ${schedules.scheduleStart}
+            and ${activitySpans.startedAt} < ${schedules.scheduleEnd}
+            and (${activitySpans.startedAt} >= ${early}
+              or greatest(${activitySpans.startedAt}, coalesce(${activitySpans.endedAt}, ${now})) > ${schedules.scheduleStart})
           order by ${activitySpans.startedAt} limit 1),
         case when oldest.started_at < ${schedules.scheduleEnd}
           and (oldest.started_at >= ${early} or greatest(oldest.started_at, ${now}) > ${schedules.scheduleStart})
