@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
 import { activitySpans, schedules, statuses } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
+import { EVERY_TENANT } from '../../platform/tenancy';
 import { zonedDays } from '../reports/ranges';
 import { newestSessionEnds } from './span-queries';
 import { spanWidgets } from './span-widgets';
@@ -535,6 +536,14 @@ describe('attendance (and utilization) at the edges of their rules', () => {
         );
       }
     }
+    // An admin without X-Tenant-Id (every company), its filter naming this company's people.
+    const every = { db, scope: EVERY_TENANT, people: who, from: T - DAY, to: NOW, tz: 'UTC', now: NOW };
+    expect(byUser(withoutName(await spanWidgets.attendance_and_tardiness!(every)))).toEqual(
+      byUser(plainAttendance(T - DAY, NOW, who, data)),
+    );
+    expect(byUser(withoutName(await spanWidgets.employee_utilization!(every)))).toEqual(
+      byUser(plainUtilization(T - DAY, NOW, who, { ...data, idles: edgeIdles })),
+    );
     const all = await spanWidgets.attendance_and_tardiness!({
       db,
       scope: { kind: 'one', tenantId: other.tenantId },
