@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('the demo of License Management (issue 8)', () => {
-  it('gives every company a licence, one of them expiring this month', async () => {
+  it('gives every company a licence issued in the past, one of them expiring this month', async () => {
     const companies = (await t.call<Company[]>('/api/company', { token: admin })).body;
     expect(companies.map((company) => company.name).sort()).toEqual(DEMO_COMPANIES.map((plan) => plan.name).sort());
     const types = new Set<string>();
@@ -50,6 +50,9 @@ describe('the demo of License Management (issue 8)', () => {
       expect(licenses.length, company.name).toBeGreaterThan(0);
       for (const license of licenses) {
         types.add(license.type.key);
+        // Issued in the past (a licence issued in the future once showed), valid until after that.
+        expect(license.issueDate, `${company.name} ${license.label}`).toBeLessThan(startedAt);
+        expect(license.expirationDate).toBeGreaterThan(license.issueDate);
         const expires = new Date(license.expirationDate);
         if (expires.getUTCFullYear() === now.getUTCFullYear() && expires.getUTCMonth() === now.getUTCMonth())
           expiringThisMonth += 1;

@@ -27,6 +27,7 @@ const companyColumns = {
   tenantId: companies.tenantId,
   name: companies.name,
   emailAddress: companies.emailAddress,
+  createdAt: companies.createdAt,
   industryKey: industryTypes.key,
   industryName: industryTypes.name,
   headId: head.id,

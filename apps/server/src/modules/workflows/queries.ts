@@ -31,6 +31,16 @@ export async function ensureTreeRoot(db: Executor, tenantId: string): Promise<Di
   return root!;
 }
 
+/** The roots of these companies' trees, by tenant id (a company whose root is not made yet has none). */
+export async function treeRoots(db: Executor, tenantIds: readonly string[]): Promise<Map<string, DirectoryRow>> {
+  if (tenantIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(directories)
+    .where(and(inArray(directories.tenantId, [...tenantIds]), isNull(directories.parentId)));
+  return new Map(rows.map((row) => [row.tenantId, row]));
+}
+
 async function findTreeRoot(db: Executor, tenantId: string) {
   const [row] = await db
     .select()

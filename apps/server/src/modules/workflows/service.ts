@@ -399,21 +399,34 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
         const ids = await pageCompanyIds(db, undefined, { field: 'name', direction }, paging.limit, paging.offset);
         const rows = inIdOrder(ids, await selectCompanies(db, byIds(ids)));
         const total = await countCompanies(db, undefined);
-        const items: DirectoryItem[] = rows.map((company) => ({
-          type: 'directory',
-          name: company.name,
-          fileName: company.name,
-          parent: ROOT_DIRECTORY,
-          id: null,
-          description: '',
-          size: null,
-          premium: false,
-          createDate: 0,
-          updateDate: 0,
-          creator: '',
-          updatedBy: '',
-          protected: true,
-        }));
+        // A company's folder is its tree's root: when it was made and last changed, and by whom.
+        const roots = await q.treeRoots(
+          db,
+          rows.flatMap((company) => company.tenantId ?? []),
+        );
+        const people = await completeNames(
+          db,
+          [...roots.values()].flatMap((root) => [root.createdBy, root.updatedBy]),
+        );
+        const nameOf = (id: number | null | undefined) => (id == null ? '' : (people.get(id) ?? ''));
+        const items: DirectoryItem[] = rows.map((company) => {
+          const root = company.tenantId ? roots.get(company.tenantId) : undefined;
+          return {
+            type: 'directory',
+            name: company.name,
+            fileName: company.name,
+            parent: ROOT_DIRECTORY,
+            id: null,
+            description: '',
+            size: null,
+            premium: false,
+            createDate: root?.createdAt ?? company.createdAt,
+            updateDate: root?.updatedAt ?? company.createdAt,
+            creator: nameOf(root?.createdBy),
+            updatedBy: nameOf(root?.updatedBy),
+            protected: true,
+          };
+        });
         return pageOf(items, total);
       }
       const { rows, total } = await q.directoryItems(db, place.directory, paging);

@@ -95,6 +95,18 @@ describe('the tree', () => {
     expect((await mkdir('Workflows', 'Loose', admin)).body).toMatchObject({ key: 'ERROR_COMPANY_REQUIRED' });
   });
 
+  it("shows each company folder of the provider's root with when it was made and changed, never 1970", async () => {
+    const root = (await view('Workflows', {}, admin)).body;
+    const folders = root.items.filter((item) => ['Acme Robotics', 'Globex'].includes(item.name));
+    expect(folders).toHaveLength(2);
+    const longAgo = Date.UTC(2026, 0, 1);
+    for (const folder of folders) {
+      expect(folder.createDate, folder.name).toBeGreaterThan(longAgo);
+      expect(folder.updateDate).toBeGreaterThanOrEqual(folder.createDate);
+      expect(folder.updateDate).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
   it('checks directory names: trimmed, required, at most 255, no forbidden characters, unique case-insensitively', async () => {
     await madeDirectory('Workflows', 'Finance');
     expect((await mkdir('Workflows', '  ')).body).toMatchObject({ fields: { name: 'ERROR_DIRECTORY_NAME_REQUIRED' } });
