@@ -71,7 +71,10 @@ describe('npm run verify-license', () => {
 
   it('fails an expired file and a changed one', () => {
     writeFileSync(path.join(dir, 'old.lic'), license(Date.now() - 1));
-    expect(run('verify-license', 'old.lic', '--public-key', 'key.pem')).toMatchObject({ status: 1 });
+    const expired = run('verify-license', 'old.lic', '--public-key', 'key.pem');
+    expect(expired.status).toBe(1);
+    expect(expired.stdout).toMatch(/^GENUINE, BUT EXPIRED on /);
+    expect(expired.stdout).not.toContain('valid until');
     const text = license(Date.now() + 86_400_000);
     const lines = text.split('\n');
     const payload = Buffer.from(lines[1]!, 'base64');
@@ -81,5 +84,15 @@ describe('npm run verify-license', () => {
     const result = run('verify-license', 'changed.lic', '--public-key', 'key.pem');
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/^NOT GENUINE/);
+  });
+
+  it('says which address it tried when no server answers there, and how to name another', () => {
+    writeFileSync(path.join(dir, 'any.lic'), license(Date.now() + 86_400_000));
+    // Port 9 (discard): nothing listens there on a test machine, so the connection is refused.
+    const result = run('verify-license', 'any.lic', '--server', 'http://127.0.0.1:9');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('No Opsdeck server answered at http://127.0.0.1:9/api/license/public-key');
+    expect(result.stderr).toContain('--server URL');
+    expect(result.stderr).toContain('--public-key KEY.pem');
   });
 });

@@ -18,8 +18,13 @@ if (!file) {
 async function publicKey(): Promise<string> {
   if (values['public-key']) return readFileSync(userPath(values['public-key']), 'utf8');
   const server = values.server ?? 'http://localhost:8080';
-  const answer = await fetch(new URL('/api/license/public-key', server), {
-    headers: { [HEADERS.appKey]: AGENT_APP_KEY },
+  const url = new URL('/api/license/public-key', server);
+  const answer = await fetch(url, { headers: { [HEADERS.appKey]: AGENT_APP_KEY } }).catch((error: unknown) => {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    throw new Error(
+      `No Opsdeck server answered at ${url} (${cause}). Name the server that issued the licence with ` +
+        '--server URL, or its public key with --public-key KEY.pem.',
+    );
   });
   if (!answer.ok) throw new Error(`${server} answered ${answer.status} for its public key`);
   return answer.text();
