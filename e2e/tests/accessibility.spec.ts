@@ -1,10 +1,13 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expectAccessible } from './axe';
+import { expect, test } from './fixtures';
 import { agentWorkflowId, demoAgentKey, signIn, startTestAgent, type TestAgent, USERS } from './support';
 
 // A test here runs axe several times over a page and its modals: a minute, not the suite's 30 s, so
 // that a busy machine (CI beside other work) does not fail a check that passes (seen at 25 to 30 s).
-test.describe.configure({ timeout: 60_000 });
+// The longest file of the browser suite: its groups (each describe below, whose tests share one
+// page and run in order in one worker) go to whichever workers are free, each on its own server.
+test.describe.configure({ mode: 'parallel', timeout: 60_000 });
 
 /**
  * axe-core over every built screen, its panels and its create/edit modals, as each kind of user
@@ -360,8 +363,8 @@ test.describe('accessibility of Workflow Events', () => {
   test.describe.configure({ mode: 'default' });
   let page: Page;
   let agent: TestAgent | undefined;
-  test.beforeAll(async ({ browser }, testInfo) => {
-    const baseURL = testInfo.project.use.baseURL ?? '';
+  test.beforeAll(async ({ browser, server }) => {
+    const baseURL = server.url;
     const key = await demoAgentKey(baseURL, NORTHWIND);
     // Speed 1: the demo's 90 s workflow runs through the whole check.
     agent = await startTestAgent(baseURL, key, { speed: 1 });

@@ -1,10 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { writeRax } from '@opsdeck/rax/write';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   type AgentKey,
   agentWorkflowId,
@@ -126,8 +122,8 @@ test.describe('workflow events with simulated agents', () => {
   // A loaded machine makes each step of a browser a few hundred milliseconds.
   test.describe.configure({ timeout: 60_000 });
 
-  test.beforeAll(async ({ request }, testInfo) => {
-    baseURL = testInfo.project.use.baseURL ?? '';
+  test.beforeAll(async ({ request, server }) => {
+    baseURL = server.url;
     await ensureLongWorkflow(request, HARBOR.head);
   });
 
@@ -328,111 +324,22 @@ test.describe('workflow events with simulated agents', () => {
   });
 });
 
-/** A server of this spec's own (port, data directory), to stop and start again. */
-class OwnServer {
-  readonly url: string;
-  private process: ChildProcess | undefined;
-  private log = '';
-
-  constructor(
-    readonly port: number,
-    readonly dataDir: string,
-  ) {
-    this.url = `http://127.0.0.1:${port}`;
-  }
-
-  async start(timeoutMs = 90_000) {
-    const main = path.resolve(import.meta.dirname, '../../apps/server/src/main.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
-      cwd: path.resolve(import.meta.dirname, '..'),
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        DEMO: '1',
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: this.url,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.log = (this.log + chunk.toString()).slice(-4_000);
-    });
-    this.process = child;
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${this.log}`);
-      const healthy = await fetch(`${this.url}/api/health`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (healthy) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    throw new Error(`the server did not answer on ${this.url} within ${timeoutMs} ms:\n${this.log}`);
-  }
-
-  /** SIGTERM, and waits for the exit; SIGKILL after `graceMs`. True when it exited of itself. */
-  async stop(graceMs = 5_000): Promise<boolean> {
-    const child = this.process;
-    this.process = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return true;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    let graceful = true;
-    const timer = setTimeout(() => {
-      graceful = false;
-      child.kill('SIGKILL');
-    }, graceMs);
-    await exited;
-    clearTimeout(timer);
-    return graceful;
-  }
-}
-
-/** The first port of 8190–8199 nobody listens on. */
-async function freePort() {
-  for (let port = 8190; port <= 8199; port += 1) {
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('no free port in 8190-8199');
-}
-
-// The restart test's server boots (migrations, the demo seed: ten seconds or more) while the
-// other tests run, and goes when the file is done, passed or failed.
-let own: { server: OwnServer; dataDir: string; ready: Promise<void> } | undefined;
 let restartAgent: TestAgent | undefined;
-
-test.beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-e2e-events-'));
-  const server = new OwnServer(await freePort(), dataDir);
-  const ready = server.start();
-  ready.catch(() => {}); // awaited, and reported, by the test that needs it
-  own = { server, dataDir, ready };
-});
 
 test.afterAll(async () => {
   await restartAgent?.stop();
   restartAgent = undefined;
-  if (!own) return;
-  await own.server.stop(1_000);
-  rmSync(own.dataDir, { recursive: true, force: true });
-  own = undefined;
 });
 
 test.describe('workflow events across a server restart', () => {
+  // The worker's own server (tests/fixtures.ts), stopped and started again on its port and database:
+  // the worker's later tests find it back, and should this test fail with it stopped, the worker
+  // and its server are replaced.
   test('loses the connection when the server stops, refuses commands meanwhile, and recovers when it is back', async ({
     browser,
+    server,
   }) => {
     test.setTimeout(150_000);
-    const { server, ready } = own!;
-    await ready;
 
     const key = await demoAgentKey(server.url, HARBOR.name);
     // Slow: a demo run of 90 s lasts three minutes, through the restart.

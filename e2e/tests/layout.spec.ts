@@ -1,8 +1,10 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn, USERS } from './support';
 
-// The machine is shared: a reload that loads the console again may take a while.
-test.describe.configure({ timeout: 90_000 });
+// The machine is shared: a reload that loads the console again may take a while. Each test signs
+// in on a page of its own and changes nothing, so they go to whichever workers are free.
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
 

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { checkLicenseFile } from '@opsdeck/licensing/license-file';
 import { registrationFileText } from '@opsdeck/licensing/registration';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expectAccessible } from './axe';
+import { expect, test } from './fixtures';
 import { DEMO_PASSWORD, signIn, USERS } from './support';
 
 /**

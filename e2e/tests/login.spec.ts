@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_PASSWORD, resetLinkOf, signIn, USERS, waitForMail } from './support';
 
 test.describe('login panel', () => {
@@ -56,7 +56,7 @@ test.describe('login panel', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('resets a forgotten password from the mailed link, once', async ({ page }) => {
+  test('resets a forgotten password from the mailed link, once', async ({ page, server }) => {
     const requested = Date.now();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot Password' }).click();
@@ -68,7 +68,7 @@ test.describe('login panel', () => {
     await expect(page.getByText('Email Sent!')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Back to Login' })).toBeVisible();
 
-    const link = resetLinkOf(await waitForMail(USERS.resetter.email, requested));
+    const link = resetLinkOf(await waitForMail(server.dataDir, USERS.resetter.email, requested));
     const key = new URL(link).searchParams.get('resetPasswordKey') ?? '';
     expect(key.length).toBeGreaterThan(20);
     await page.goto(link);

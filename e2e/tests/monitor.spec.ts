@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WIDGET_KEYS, type WidgetKey } from '@opsdeck/contract/monitor';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expectAccessible } from './axe';
+import { expect, test } from './fixtures';
 import { DEMO_PASSWORD, signIn, USERS } from './support';
 
 /**
@@ -158,11 +159,13 @@ test.describe('on a phone', () => {
     const y = from.y + from.height / 2;
     const save = saved(page);
     await touch('touchStart', x, y);
-    await page.waitForTimeout(400);
+    // Held until the sensor's delay has passed and the drag has begun (dnd-kit presses the handle).
+    await expect(handle).toHaveAttribute('aria-pressed', 'true');
     const steps = 20;
     for (let step = 1; step <= steps; step += 1) {
       await touch('touchMove', x, y + ((to.y + 10 - y) * step) / steps);
-      await page.waitForTimeout(16);
+      // One move a frame, as a finger's.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     }
     await touch('touchEnd', x, to.y + 10);
     await expect.poll(() => titles(column(page, 1))).toEqual(['Alerts', 'Active Users']);

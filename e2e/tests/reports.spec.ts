@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { EXCEPTION_CSV_COLUMNS, LOG_CSV_COLUMNS } from '@opsdeck/contract/reports';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { agentWorkflowId, DEMO_PASSWORD, demoAgentKey, signIn, startTestAgent, type TestAgent, USERS } from './support';
 
 /**
@@ -142,10 +143,11 @@ test.describe('reports', () => {
   test("the agent report over the demo's history: tiles, chart by pointer and keyboard, its table, panels and View All", async ({
     page,
     request,
-  }, testInfo) => {
+    server,
+  }) => {
     await signIn(page, USERS.companyHead.email);
     await page.goto(REPORT);
-    await ensureExecutedTimeThisMonth(page, request, testInfo.project.use.baseURL ?? '');
+    await ensureExecutedTimeThisMonth(page, request, server.url);
     await expect(page.getByRole('heading', { level: 1, name: 'Agent Report' })).toBeVisible();
     const month = await browserMonth(page);
     const api = await apiAs(request, USERS.companyHead.email);
@@ -461,8 +463,8 @@ test.describe('reports', () => {
       agent = undefined;
     });
 
-    test('appears on the execution logs page and in the agent report without a reload', async ({ page }, testInfo) => {
-      const baseURL = testInfo.project.use.baseURL ?? '';
+    test('appears on the execution logs page and in the agent report without a reload', async ({ page, server }) => {
+      const baseURL = server.url;
       agent = await startTestAgent(baseURL, await demoAgentKey(baseURL, CEDAR.name));
       await signIn(page, CEDAR.head);
       await page.goto(`${LOGS}?q=${encodeURIComponent(QUICK)}`);

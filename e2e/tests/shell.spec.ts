@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn, USERS } from './support';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });

@@ -24,9 +24,9 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await expect(page).toHaveURL(/\/dashboard\//);
 }
 
-/** The newest .eml in the server's outbox addressed to `to`. */
-export async function waitForMail(to: string, after: number, timeoutMs = 10_000): Promise<string> {
-  const outbox = path.join(process.env.E2E_DATA_DIR ?? '', 'mail');
+/** The newest .eml addressed to `to` in the outbox of the server whose data directory is `dataDir`. */
+export async function waitForMail(dataDir: string, to: string, after: number, timeoutMs = 10_000): Promise<string> {
+  const outbox = path.join(dataDir, 'mail');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const files = (await readdir(outbox).catch(() => [] as string[])).sort().reverse();

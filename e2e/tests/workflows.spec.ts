@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { readRax } from '@opsdeck/rax/read';
 import { writeRax } from '@opsdeck/rax/write';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn, USERS } from './support';
 
 /**
