@@ -1,14 +1,26 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/client';
 
+/** The migrated PGlite data directory (a tar file) test/global-setup.ts made for the run. */
+export const PGLITE_TEMPLATE_ENV = 'OPSDECK_TEST_PGLITE_TEMPLATE';
+/** The migrated template database test/global-setup.ts made on TEST_DATABASE_URL's server. */
+export const POSTGRES_TEMPLATE_ENV = 'OPSDECK_TEST_POSTGRES_TEMPLATE';
+
 /**
  * A fresh, migrated database for one test file. TEST_DB=postgres uses a new database on
- * TEST_DATABASE_URL's server (dropped afterwards); anything else an in-memory PGlite.
+ * TEST_DATABASE_URL's server (dropped afterwards); anything else an in-memory PGlite. Both are
+ * copies of the run's migrated template when there is one (migrating each would take seconds);
+ * the migrations then find nothing left to apply.
  */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  if (process.env.TEST_DB !== 'postgres') return openDatabase({ kind: 'pglite', dataDir: undefined });
+  if (process.env.TEST_DB !== 'postgres') {
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    const loadDataDir = template ? new Blob([await readFile(template)]) : undefined;
+    return openDatabase({ kind: 'pglite', dataDir: undefined, ...(loadDataDir ? { loadDataDir } : {}) });
+  }
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   return openPostgresTestDatabase(url);
 }
@@ -23,7 +35,9 @@ export async function openPostgresTestDatabase(
   const name = `opsdeck_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // The template is on TEST_DATABASE_URL's server only.
+  const template = url === process.env.TEST_DATABASE_URL ? process.env[POSTGRES_TEMPLATE_ENV] : undefined;
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
 
   const testUrl = new URL(url);
