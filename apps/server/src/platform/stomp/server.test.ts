@@ -163,7 +163,12 @@ const text = (frame: StompFrame) => frame.body.toString();
 describe('the STOMP server', () => {
   it('answers CONNECT from stompjs with CONNECTED and calls connected with the context', async () => {
     const { client, frame } = await stompClient({ login: 'ann', 'heart-beat': '0,0' });
-    expect(frame.headers).toMatchObject({ version: '1.2', server: 'Opsdeck/1', 'heart-beat': '0,0' });
+    // CONNECTED offers the server's own heart-beats (STOMP 1.2), whatever the client asked for.
+    expect(frame.headers).toMatchObject({
+      version: '1.2',
+      server: 'Opsdeck/1',
+      'heart-beat': `${HEART_BEAT},${HEART_BEAT}`,
+    });
     const id = frame.headers.session!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const session = sessionOf(id);
@@ -341,12 +346,35 @@ describe('the STOMP server', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
   });
 
-  it('negotiates heart-beats: each direction at the slower side, 0 when either declines', async () => {
-    const negotiated = async (offer: string) =>
-      (await connectedRaw({ 'heart-beat': offer })).received.find((item) => item !== 'heartbeat')!;
-    expect(((await negotiated('100,500')) as StompFrame).headers['heart-beat']).toBe('500,200');
-    expect(((await negotiated('0,0')) as StompFrame).headers['heart-beat']).toBe('0,0');
-    expect(((await negotiated('300,0')) as StompFrame).headers['heart-beat']).toBe('0,300');
+  it('offers its own heart-beats in CONNECTED and keeps to each direction at the slower side, 0 when either declines', async () => {
+    const offered = (client: { received: unknown[] }) =>
+      (client.received.find((item) => item !== 'heartbeat') as StompFrame).headers['heart-beat'];
+    const beats = (client: { received: unknown[] }) => client.received.filter((item) => item === 'heartbeat').length;
+    // 0,0: no beats either way, and never dropped for silence.
+    const quiet = await connectedRaw({ 'heart-beat': '0,0' });
+    expect(offered(quiet)).toBe(`${HEART_BEAT},${HEART_BEAT}`);
+    // 100,500: the client beats every 100 ms and wants the server's every 500 (not every 200).
+    const slow = await connectedRaw({ 'heart-beat': '100,500' });
+    expect(offered(slow)).toBe(`${HEART_BEAT},${HEART_BEAT}`);
+    const beating = setInterval(() => slow.ws.send('\n'), 50);
+    // 300,0: the client wants no beats, and is dropped after twice its 300 ms (not 200) of silence.
+    const started = Date.now();
+    const mute = await connectedRaw({ 'heart-beat': '300,0' });
+    try {
+      const error = await mute.next('ERROR');
+      expect(error.headers.message).toBe('ERROR_LIVE_HEARTBEAT_TIMEOUT');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+      expect(beats(mute)).toBe(0);
+      await delay(1_500);
+      expect(beats(quiet)).toBe(0);
+      expect(quiet.ws.readyState).toBe(WebSocket.OPEN);
+      // About 2,100 ms since it connected: 4 beats at 500 ms (10 at 200), fewer when the machine lags.
+      expect(beats(slow)).toBeGreaterThanOrEqual(1);
+      expect(beats(slow)).toBeLessThanOrEqual(5);
+      expect(slow.ws.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      clearInterval(beating);
+    }
   });
 
   it('sends heart-beats, keeps a client that sends its own and drops a silent one after twice the interval', async () => {

@@ -315,7 +315,8 @@ class Session<C> implements StompSession<C> {
     this.write(
       this.encode('CONNECTED', {
         version,
-        'heart-beat': `${this.sendEvery},${this.expectEvery}`,
+        // STOMP 1.2: the server's own heart-beat settings; each side works out the agreed ones.
+        'heart-beat': `${canSend},${wantsToReceive}`,
         session: this.id,
         server: 'Opsdeck/1',
       }),
