@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, Menu, Notification } from '@mantine/core';
+import { Badge, type CSSVariablesResolver, createTheme, Menu, Notification } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -17,6 +17,9 @@ export const theme = createTheme({
     Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     // A toast's text under its title is gray.6 (3.3:1 on white): the dimmed grey keeps 4.5:1.
     Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-dimmed)' } } }),
+    // A badge is a word or two that means something whole ("Enterprise", "2nd in queue"): never
+    // cut to "ENTERPRI…" by a narrow table column; the column makes room for it instead.
+    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content', flexShrink: 0 } } }),
   },
 });
 

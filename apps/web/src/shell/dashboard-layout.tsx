@@ -1,3 +1,6 @@
+// Every page under the dashboard may show a date picker (renew, schedules, filters, search ranges):
+// its styles come with the shell, whether a page is reached by a click or by its URL.
+import '@mantine/dates/styles.css';
 import './shell.css';
 import { AppShell, Box, Drawer, Progress } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import { CloseButton, Group, Select, TextInput } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';

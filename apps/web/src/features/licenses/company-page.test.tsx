@@ -258,6 +258,19 @@ describe('company page', { timeout: 40_000 }, () => {
     expect(await screen.findByRole('table', { name: 'Companies' })).toBeTruthy();
   });
 
+  it("takes a company user who opens another company's page back to their own, not to a page that answers 403", async () => {
+    signedIn(['ACCESS_COMPANY_LICENSE_PAGE'], {
+      'GET /api/company/99': () => ({ status: 404, body: errorBody('ERROR_COMPANY_NOT_EXIST') }),
+      'GET /api/company/5': () => ({ body: company() }),
+      'GET /api/license/company': () => ({ body: LICENSES }),
+    });
+    const view = renderApp('/dashboard/license/companies/99');
+    expect(await screen.findByText(ERROR('ERROR_COMPANY_NOT_EXIST'), undefined, { timeout: 15_000 })).toBeTruthy();
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/dashboard/license/companies/5'));
+    expect(await screen.findByRole('region', { name: 'Company summary' })).toBeTruthy();
+    expect(screen.queryByText(/not allowed|forbidden/i)).toBeNull();
+  });
+
   it("shows a company user their own company's licences, without the actions they do not hold", async () => {
     signedIn(['ACCESS_COMPANY_LICENSE_PAGE', 'MANAGE_LICENSING'], {
       'GET /api/company/5': () => ({
