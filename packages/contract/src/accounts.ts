@@ -30,6 +30,8 @@ export const Account = z
     license: z.object({
       id: z.number().int(),
       type: LicenseTypeRef,
+      /** The licence's label ('' when it has none): which of a company's licences the key is of. */
+      label: z.string(),
       expirationDate: z.number().int(),
       company: CompanyRef.nullable(),
     }),

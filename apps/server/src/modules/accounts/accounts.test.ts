@@ -119,7 +119,12 @@ describe('generating keys', () => {
         macAddresses: [],
         hasFile: false,
         invalidated: false,
-        license: { id: license.id, type: { key: 'pro' }, company: { id: company.id, tenantId: company.tenantId } },
+        license: {
+          id: license.id,
+          type: { key: 'pro' },
+          label: 'Seats',
+          company: { id: company.id, tenantId: company.tenantId },
+        },
       },
     });
     const { key, id } = made.body;

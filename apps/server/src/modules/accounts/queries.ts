@@ -22,6 +22,7 @@ const accountColumns = {
   licenseId: licenses.id,
   licenseTypeKey: licenses.typeKey,
   licenseTypeName: licenseTypes.name,
+  licenseLabel: licenses.label,
   expirationDate: licenses.expirationDate,
   licenseInvalidatedAt: licenses.invalidatedAt,
   companyId: companies.id,

@@ -54,6 +54,7 @@ function toAccount(row: q.AccountRow): Account {
     license: {
       id: row.licenseId,
       type: { key: row.licenseTypeKey as License['type']['key'], name: row.licenseTypeName },
+      label: row.licenseLabel,
       expirationDate: row.expirationDate,
       company:
         row.companyId !== null && row.companyName !== null && row.companyTenantId !== null

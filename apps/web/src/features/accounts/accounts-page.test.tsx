@@ -19,6 +19,7 @@ const solo = (overrides: Partial<Account> = {}) =>
     license: {
       id: 77,
       type: { key: 'enterprise', name: 'Enterprise' },
+      label: '',
       expirationDate: new Date(2031, 11, 31, 9, 5).getTime(),
       company: null,
     },
@@ -33,6 +34,7 @@ const rows = [
     license: {
       id: 9,
       type: { key: 'pro', name: 'Professional' },
+      label: 'Dispatch robots',
       expirationDate: new Date(2020, 0, 5, 15, 0).getTime(),
       company: { id: 5, name: 'Northwind Traders', tenantId: 'tenant-northwind' },
     },
@@ -80,6 +82,37 @@ describe('accounts page', { timeout: 60_000 }, () => {
     expect(cells[0]?.[4]).toBe('2020 Jan 05 03:00 PM');
     expect(cells[1]?.[0]).toBe('Solo');
     expect(cells[1]?.[4]).toBe('2031 Dec 31 09:05 AM');
+  });
+
+  it('tells every row apart, a key with no person yet included: its partial key, company, licence and department', async () => {
+    rows.push(
+      buildAccount({
+        id: 3,
+        fullName: null,
+        emailAddress: null,
+        macAddress: null,
+        macAddresses: [],
+        departmentName: 'Billing',
+      }),
+    );
+    try {
+      api();
+      const view = renderApp(PATH);
+      const table = await screen.findByRole('table', { name: 'Accounts' }, { timeout: 15_000 });
+      await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+      const text = (index: number, column: string) => {
+        const header = within(table).getByRole('columnheader', { name: column });
+        const at = within(table).getAllByRole('columnheader').indexOf(header);
+        return within(within(table).getAllByRole('row')[index] as HTMLElement).getAllByRole('cell')[at]?.textContent;
+      };
+      expect(text(3, 'Key')).toBe('ODK-7F33-…-XW2D');
+      expect(text(3, 'Company, license and department')).toBe('Northwind TradersDispatch robots · Billing');
+      expect(text(2, 'Key')).toBe('ODK-7F320-…-XW2D');
+      expect(text(2, 'Company, license and department')).toBe('SoloEnterprise · Dispatch');
+      view.unmount();
+    } finally {
+      rows.pop();
+    }
   });
 
   it('shows the first 3 MAC addresses, and the rest with See More until See Less', async () => {

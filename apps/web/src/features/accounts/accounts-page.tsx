@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Stack } from '@mantine/core';
+import { Badge, Card, Group, Stack, Text } from '@mantine/core';
 import {
   ACCOUNT_SORT_FIELDS,
   type Account,
@@ -90,6 +90,30 @@ export function AccountsPage() {
       value: (row) => row.license.expirationDate,
       render: (row) => formatEpoch(row.license.expirationDate, DATE_FORMATS.longDateTime),
       sortable: true,
+      priority: 2,
+    },
+    // Every row told apart before it is deleted, a generated key with no person yet included: its
+    // partial key, and whose it is (the company, the licence, the department).
+    {
+      key: 'partialKey',
+      header: t('accounts.key'),
+      render: (row) => (
+        <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+          {row.partialKey}
+        </Text>
+      ),
+    },
+    {
+      key: 'owner',
+      header: t('accounts.owner'),
+      render: (row) => (
+        <Stack gap={0}>
+          <Text size="sm">{row.license.company?.name ?? t('accounts.types.solo')}</Text>
+          <Text size="xs" c="dimmed">
+            {[row.license.label || row.license.type.name, row.departmentName].filter(Boolean).join(' · ')}
+          </Text>
+        </Stack>
+      ),
       priority: 2,
     },
     ...areaActionsColumn(t, {

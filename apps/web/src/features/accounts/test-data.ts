@@ -50,6 +50,7 @@ export function buildAccount(overrides: Partial<Account> = {}): Account {
     license: {
       id: 9,
       type: { key: 'pro', name: 'Professional' },
+      label: 'Dispatch robots',
       expirationDate: new Date(2027, 0, 5, 15, 0).getTime(),
       company: NORTHWIND,
     },
