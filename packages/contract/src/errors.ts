@@ -98,6 +98,8 @@ export const ERROR_MESSAGES = {
   ERROR_WORKFLOW_FILE_REQUIRED: 'Workflow file is required.',
   ERROR_WORKFLOW_FILE_EXIST: 'A workflow file with this name already exists.',
   ERROR_WORKFLOW_FILE_UNSUPPORTED: 'Workflow file must be a .rax file.',
+  // Ours (issue 18): a file named .rax that is not a workflow archive, told apart from a wrong extension.
+  ERROR_WORKFLOW_FILE_INVALID: 'This file is not a valid workflow file (.rax).',
   ERROR_WORKFLOW_NAME_REQUIRED: 'Workflow name is required.',
   ERROR_WORKFLOW_NAME_INVALID: 'Workflow name must not contain \\ / : * ? " | < >.',
   ERROR_WORKFLOW_NAME_TOO_LONG: 'Workflow name must be at most 255 characters.',

@@ -118,7 +118,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
       schema: {
         tags,
         summary: 'Upload a new workflow',
-        description: `Form data name, description, directory and file (a .rax archive, docs/workflows.md). The file is required (ERROR_WORKFLOW_FILE_REQUIRED), must be a valid .rax (ERROR_WORKFLOW_FILE_UNSUPPORTED) no larger than MAX_UPLOAD_MB (413 ERROR_WORKFLOW_FILE_TOO_LARGE), and its name must be new in the directory (409 ERROR_WORKFLOW_FILE_EXIST, whichever of two concurrent uploads wins). ${PATHS}`,
+        description: `Form data name, description, directory and file (a .rax archive, docs/workflows.md). The file is required (ERROR_WORKFLOW_FILE_REQUIRED), must be named .rax (ERROR_WORKFLOW_FILE_UNSUPPORTED) and be a valid .rax archive (ERROR_WORKFLOW_FILE_INVALID) no larger than MAX_UPLOAD_MB (413 ERROR_WORKFLOW_FILE_TOO_LARGE), and its name must be new in the directory (409 ERROR_WORKFLOW_FILE_EXIST, whichever of two concurrent uploads wins). ${PATHS}`,
         consumes: FORM,
         body: SaveWorkflow,
         response: { 201: Workflow },

@@ -118,7 +118,8 @@ export async function checkFile(file: UploadedFile): Promise<CheckedFile> {
     const contents = await readRax(file.bytes);
     return { fileName, bytes: file.bytes, activityKeys: contents.activityKeys, steps: contents.manifest.steps.length };
   } catch (error) {
-    if (error instanceof RaxError) throw badRequest('ERROR_WORKFLOW_FILE_UNSUPPORTED', FILE_UNSUPPORTED);
+    // Named .rax but not a workflow archive (not a zip, no or a broken manifest, unsafe, too big).
+    if (error instanceof RaxError) throw badRequest('ERROR_WORKFLOW_FILE_INVALID', { file: 'ERROR_WORKFLOW_FILE_INVALID' });
     throw error;
   }
 }

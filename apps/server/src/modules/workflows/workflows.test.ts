@@ -209,11 +209,16 @@ describe('workflows', () => {
     );
   });
 
-  it('refuses what is not a .rax archive with ERROR_WORKFLOW_FILE_UNSUPPORTED, and stores nothing', async () => {
+  it('refuses a file not named .rax (ERROR_WORKFLOW_FILE_UNSUPPORTED) and one that is no .rax archive (ERROR_WORKFLOW_FILE_INVALID), and stores nothing', async () => {
     const before = await t.database.db.select({ n: count() }).from(workflows);
+    const wrongName = await upload('Workflows', 'not-a-rax.zip', await rax());
+    expect([wrongName.status, wrongName.body]).toEqual([
+      400,
+      expect.objectContaining({ fields: { file: 'ERROR_WORKFLOW_FILE_UNSUPPORTED' } }),
+    ]);
     const cases: [string, Uint8Array][] = [
-      ['not-a-rax.zip', await rax()],
       ['garbage.rax', new TextEncoder().encode('this is not a zip')],
+      ['random.rax', crypto.getRandomValues(new Uint8Array(4096))],
       ['no-manifest.rax', rawZip([{ name: 'readme.txt', data: 'hello' }])],
       ['bad-json.rax', rawZip([{ name: 'workflow.json', data: '{not json' }])],
       ['no-steps.rax', rawZip([{ name: 'workflow.json', data: manifestText({ steps: [] }) }])],
@@ -244,7 +249,7 @@ describe('workflows', () => {
       expect([name, result.status, result.body]).toEqual([
         name,
         400,
-        expect.objectContaining({ fields: { file: 'ERROR_WORKFLOW_FILE_UNSUPPORTED' } }),
+        expect.objectContaining({ key: 'ERROR_WORKFLOW_FILE_INVALID', fields: { file: 'ERROR_WORKFLOW_FILE_INVALID' } }),
       ]);
     }
     const after = await t.database.db.select({ n: count() }).from(workflows);

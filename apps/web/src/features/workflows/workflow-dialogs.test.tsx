@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { signedIn } from '../../test/builders';
 import { errorBody, type RecordedCall } from '../../test/fake-api';
@@ -132,6 +133,42 @@ describe('workflow dialogs', { timeout: 60_000 }, () => {
     });
     expect((form.file as File).name).toBe('Invoice intake v3.rax');
     expect(await (form.file as File).text()).toBe('<rax version="1"/>');
+  });
+
+  it("fills the name and description from a .rax file's manifest, never over a name the user typed", async () => {
+    signedIn(ALL_WORKFLOW_AUTHORITIES, companyTree());
+    const rax = (fileName: string, name: string, description: string) => {
+      const manifest = {
+        format: 'opsdeck-workflow',
+        version: 1,
+        name,
+        description,
+        steps: [{ activity: 'open-browser', name: 'Open', expectedSeconds: 5 }],
+      };
+      return new File([zipSync({ 'workflow.json': strToU8(JSON.stringify(manifest)) })], fileName);
+    };
+    const user = userEvent.setup();
+    await openFinance();
+    let dialog = await openCreateWorkflow(user);
+    const field = (label: RegExp | string) => within(dialog).getByRole('textbox', { name: label }) as HTMLInputElement;
+    await user.upload(
+      dialog.querySelector('input[type=file]') as HTMLInputElement,
+      rax('close-v7.rax', 'Monthly close', 'Closes the books'),
+    );
+    await waitFor(() => expect(field(/^Name/).value).toBe('Monthly close'));
+    expect(field('Description').value).toBe('Closes the books');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // A name typed first stays; the empty description still takes the manifest's.
+    dialog = await openCreateWorkflow(user);
+    await user.type(field(/^Name/), 'My own name');
+    await user.upload(
+      dialog.querySelector('input[type=file]') as HTMLInputElement,
+      rax('close-v8.rax', 'Monthly close', 'Closes the books'),
+    );
+    await waitFor(() => expect(field('Description').value).toBe('Closes the books'));
+    expect(field(/^Name/).value).toBe('My own name');
   });
 
   it('updates a workflow without a new file, lists its versions and activities, and shows a reader the details only', async () => {

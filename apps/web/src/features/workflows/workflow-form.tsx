@@ -3,7 +3,7 @@ import { FileInput, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { WorkflowDetail } from '@opsdeck/contract/workflows';
 import { IconFileCode } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type UseFormReturn, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FileDropTarget } from '../../components/file-drop-target';
@@ -13,6 +13,7 @@ import { errorText } from '../../lib/i18n';
 import { doneText } from '../../lib/notify';
 import { truncateText } from '../../lib/truncate';
 import { type Place, useCreateWorkflow, useUpdateWorkflow, WORKFLOW_FIELD_KEYS, WORKFLOW_SAVE_FAILURE } from './api';
+import { readManifest } from './rax-manifest';
 import { WorkflowDetails } from './workflow-details';
 import {
   emptyWorkflowForm,
@@ -35,16 +36,44 @@ interface WorkflowFileFieldProps {
 }
 
 /**
- * The `.rax` file, chosen or dropped on the field. A workflow with no name yet takes the file's
- * (spec section 2), without `.rax`.
+ * The `.rax` file, chosen or dropped on the field (or on the page). A workflow with no name yet
+ * takes the file's (spec section 2), without `.rax`; a new one then the manifest's name once read,
+ * unless the user has typed one meanwhile, and an empty description the manifest's
+ * (docs/workflows.md).
  */
 function WorkflowFileField({ form, required }: WorkflowFileFieldProps) {
   const { t } = useTranslation();
   const { field, fieldState } = useController({ control: form.control, name: 'file' });
+  // The name this field put in (not typed by the user, so another file may replace it).
+  const filled = useRef<string | null>(null);
+  const fill = useCallback(
+    (file: File) => {
+      const set = (name: 'name' | 'description', value: string) =>
+        form.setValue(name, value, { shouldValidate: true, shouldDirty: true });
+      const setName = (value: string) => {
+        filled.current = value;
+        set('name', value);
+      };
+      const untyped = () => !form.getValues('name').trim() || form.getValues('name') === filled.current;
+      if (!form.getValues('name').trim()) setName(nameOfFile(file));
+      if (!required) return;
+      void readManifest(file).then((manifest) => {
+        // Another file chosen meanwhile, or nothing to take.
+        if (!manifest || form.getValues('file') !== file) return;
+        if (manifest.name && untyped()) setName(manifest.name);
+        if (manifest.description && !form.getValues('description')?.trim()) set('description', manifest.description);
+      });
+    },
+    [form, required],
+  );
+  // A file dropped on the page opens the form with it.
+  useEffect(() => {
+    const initial = form.getValues('file');
+    if (initial) fill(initial);
+  }, [form, fill]);
   const choose = (file: File | null) => {
     field.onChange(file);
-    if (file && !form.getValues('name').trim())
-      form.setValue('name', nameOfFile(file), { shouldValidate: true, shouldDirty: true });
+    if (file) fill(file);
   };
   return (
     <FileDropTarget onFile={choose} label={t('workflows.form.dropFile')}>
