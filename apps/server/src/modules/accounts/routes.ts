@@ -125,7 +125,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
       schema: {
         tags,
         summary: "Generate a key from a machine's registration file",
-        description: `As /account/generate, plus \`regFile\` (multipart; a .dat registration file of at most 64 KiB, docs/licensing.md): missing ERROR_ACCOUNT_REGFILE_REQUIRED, another extension _UNSUPPORTED, anything else wrong _INVALID. The key can then be exported as a licence file. ${COMPANY_WALL}`,
+        description: `As /account/generate, plus \`regFile\` (multipart; a .dat registration file of at most 64 KiB, docs/licensing.md): the file the agent's installer writes on the machine to license, UTF-8 JSON \`{ "format": "opsdeck-registration", "version": 1, "fullName", "emailAddress", "macAddresses": [1 to 16 "AA:BB:CC:DD:EE:FF"], "hostname"?, "createdAt"? }\`. Missing ERROR_ACCOUNT_REGFILE_REQUIRED, another extension _UNSUPPORTED, anything else wrong _INVALID. The key can then be exported as a licence file. ${COMPANY_WALL}`,
         consumes: FORM,
         body: GenerateAccountFromFile,
         response: { 201: GeneratedAccount },

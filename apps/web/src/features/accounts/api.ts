@@ -1,8 +1,10 @@
 import type { Account, GeneratedAccount } from '@opsdeck/contract/accounts';
 import type { LicenseTypeKey } from '@opsdeck/contract/activities';
 import type { Ok } from '@opsdeck/contract/auth';
+import type { FieldValues, Path } from 'react-hook-form';
 import { ApiError, apiDownload, apiRequest, isApiError } from '../../lib/api-client';
 import type { FailurePolicy } from '../../lib/failure-policy';
+import type { ErrorPlacement } from '../../lib/form-errors';
 import { useResourceMutation } from '../../lib/resource-mutation';
 import { accountKeys } from '../../resources/accounts';
 import { licenseQueryKeys } from '../../resources/licenses';
@@ -114,19 +116,24 @@ export function useInvalidateSoloLicense() {
 
 /**
  * Spec section 8, Key generation (and the solo account made the same way from a file): an
- * expired licence, a full one and a bad registration file toast; anything else is the general
- * error; the dialog closes either way.
+ * expired licence and a full one toast; anything else is the general error; the dialog closes
+ * either way. A bad registration file is not among these: it goes on the file field with the
+ * dialog open (`registrationFileErrors`).
  */
 export const KEY_GENERATION_FAILURE: FailurePolicy = {
-  toast: [
-    'ERROR_LICENSE_EXPIRED_KEY',
-    'ERROR_COMPANY_FULL_LICENSES',
-    'ERROR_ACCOUNT_REGFILE_INVALID',
-    'ERROR_ACCOUNT_REGFILE_REQUIRED',
-    'ERROR_ACCOUNT_REGFILE_UNSUPPORTED',
-  ],
+  toast: ['ERROR_LICENSE_EXPIRED_KEY', 'ERROR_COMPANY_FULL_LICENSES'],
   otherwise: 'general',
 };
+
+/**
+ * A refused registration file on the form's file field, the dialog kept open to choose another
+ * (docs/licensing.md: spec section 8 toasted these and closed the dialog, which lost the
+ * department chosen and said nothing next to the file at fault).
+ */
+export function registrationFileErrors<T extends FieldValues>(field: Path<T>): ErrorPlacement<T> {
+  const keys = ['ERROR_ACCOUNT_REGFILE_INVALID', 'ERROR_ACCOUNT_REGFILE_REQUIRED', 'ERROR_ACCOUNT_REGFILE_UNSUPPORTED'];
+  return { fields: { regFile: field }, keys: Object.fromEntries(keys.map((key) => [key, field])) };
+}
 
 /** A key's invalidation and delete: a key or licence gone meanwhile toasts so; others the general error. */
 export const KEY_CHANGE_FAILURE: FailurePolicy = {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Code, FileInput, Text } from '@mantine/core';
+import { Anchor, FileInput, Text } from '@mantine/core';
 import type { GeneratedAccount } from '@opsdeck/contract/accounts';
 import { IconFileText } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,9 +9,24 @@ import { useTranslation } from 'react-i18next';
 import { FormModal, useModalForm } from '../../components/form-modal';
 import { nameOptions, SelectField } from '../../components/form-parts';
 import { errorText } from '../../lib/i18n';
+
+/** The server's API documentation (Swagger UI), which describes the registration file. */
+const API_DOCS_PATH = '/api/docs';
+
 import { departmentsQueryOptions } from '../../resources/departments';
-import { KEY_GENERATION_FAILURE, type KeyScope, useGenerateKey, useGenerateKeyFromFile } from './api';
-import { emptyGenerateKeyForm, generateFromFileSchema, generateKeySchema } from './key-form-schema';
+import {
+  KEY_GENERATION_FAILURE,
+  type KeyScope,
+  registrationFileErrors,
+  useGenerateKey,
+  useGenerateKeyFromFile,
+} from './api';
+import {
+  emptyGenerateKeyForm,
+  type GenerateKeyValues,
+  generateFromFileSchema,
+  generateKeySchema,
+} from './key-form-schema';
 
 const generateResolver = zodResolver(generateKeySchema);
 const fromFileResolver = zodResolver(generateFromFileSchema);
@@ -58,6 +73,7 @@ export function GenerateKeyModal({ withFile, scope, onClose }: GenerateKeyModalP
       form={form}
       onSubmit={onSubmit}
       success={() => t('accounts.keys.generatedToast')}
+      errorPlacement={registrationFileErrors<GenerateKeyValues>('file')}
       failure={KEY_GENERATION_FAILURE}
       submitLabel={t('accounts.keys.generateSubmit')}
     >
@@ -101,13 +117,18 @@ export function RegistrationFileField<TValues extends FieldValues>({
   );
 }
 
-/** Where a registration file comes from (docs/licensing.md, Registration files). */
+/**
+ * Where a registration file comes from (docs/licensing.md, Registration files): the agent's
+ * installer writes it on the machine to license; its format is in the API documentation.
+ */
 function RegistrationFileHelp() {
   const { t } = useTranslation();
   return (
     <Text span inherit>
-      {t('accounts.keys.registrationFileHelp')} <Code>npm run registration-file -- --name … --email … --mac …</Code> (
-      {t('accounts.keys.registrationFileDocs')})
+      {t('accounts.keys.registrationFileHelp')}{' '}
+      <Anchor href={API_DOCS_PATH} target="_blank" rel="noopener" inherit>
+        {t('accounts.keys.registrationFileDocs')}
+      </Anchor>
     </Text>
   );
 }

@@ -157,8 +157,12 @@ describe('licence keys page', { timeout: 60_000 }, () => {
     const user = userEvent.setup();
     await openPage();
     const dialog = await openGenerate(user, 'Generate from file');
-    expect(within(dialog).getByText(/npm run registration-file/)).toBeTruthy();
-    expect(within(dialog).getByText(/docs\/licensing\.md/)).toBeTruthy();
+    // Where a registration file comes from, for an administrator: the agent's installer, not npm.
+    expect(within(dialog).getByText(/agent's installer writes this file/)).toBeTruthy();
+    expect(within(dialog).queryByText(/npm/)).toBeNull();
+    expect(within(dialog).getByRole('link', { name: 'What is in a registration file' }).getAttribute('href')).toBe(
+      '/api/docs',
+    );
     await chooseDepartment(user, dialog, 'Dispatch');
     await user.click(within(dialog).getByRole('button', { name: 'Generate' }));
     expect(await within(dialog).findByText('Registration file is required.')).toBeTruthy();
@@ -183,9 +187,6 @@ describe('licence keys page', { timeout: 60_000 }, () => {
     const refusals = [
       ['ERROR_LICENSE_EXPIRED_KEY', 'The license has expired.'],
       ['ERROR_COMPANY_FULL_LICENSES', 'Company has already reached its allowed key count.'],
-      ['ERROR_ACCOUNT_REGFILE_INVALID', 'Registration file is not valid.'],
-      ['ERROR_ACCOUNT_REGFILE_REQUIRED', 'Registration file is required.'],
-      ['ERROR_ACCOUNT_REGFILE_UNSUPPORTED', 'Registration file must be a .dat file.'],
       ['ERROR_DEPARTMENT_NOT_EXIST', 'Oops! Something went wrong in processing your request.'],
     ] as const;
     let next = 0;
@@ -193,8 +194,7 @@ describe('licence keys page', { timeout: 60_000 }, () => {
       ...departments,
       'POST /api/account/from-file': () => {
         const [key] = refusals[next] ?? refusals[0];
-        // The server names the field too: the dialog still closes with a toast (spec section 8).
-        return { status: 400, body: errorBody(key, key, { regFile: key }) };
+        return { status: 400, body: errorBody(key, key) };
       },
     });
     const user = userEvent.setup();
@@ -208,6 +208,39 @@ describe('licence keys page', { timeout: 60_000 }, () => {
       const toast = await screen.findByText(text, { selector: '.mantine-Notification-description' });
       expect(toast).toBeTruthy();
       expect(screen.queryByRole('dialog', { name: 'Your new license key' })).toBeNull();
+      next += 1;
+    }
+  });
+
+  it('keeps the dialog open with a refused registration file on its field, the department kept', async () => {
+    const refusals = [
+      ['ERROR_ACCOUNT_REGFILE_INVALID', 'Registration file is not valid.'],
+      ['ERROR_ACCOUNT_REGFILE_REQUIRED', 'Registration file is required.'],
+      ['ERROR_ACCOUNT_REGFILE_UNSUPPORTED', 'Registration file must be a .dat file.'],
+    ] as const;
+    let next = 0;
+    api({
+      ...departments,
+      'POST /api/account/from-file': () => {
+        const [key] = refusals[next] ?? refusals[0];
+        return { status: 400, body: errorBody(key, key, { regFile: key }) };
+      },
+    });
+    const user = userEvent.setup();
+    await openPage();
+    const dialog = await openGenerate(user, 'Generate from file');
+    await chooseDepartment(user, dialog, 'Dispatch');
+    for (const [, text] of refusals) {
+      await user.upload(dialog.querySelector('input[type=file]') as HTMLInputElement, datFile());
+      await user.click(within(dialog).getByRole('button', { name: 'Generate' }));
+      const field = within(dialog).getByRole('button', { name: /^Registration file/ });
+      await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+      const described = (field.getAttribute('aria-describedby') ?? '').split(' ');
+      const error = described.find((id) => id.endsWith('-error'));
+      expect(document.getElementById(error ?? '')?.textContent).toBe(text);
+      expect(screen.getByRole('dialog', { name: 'Generate key from a registration file' })).toBe(dialog);
+      expect(within(dialog).getByRole('combobox', { name: /^Department/ })).toHaveProperty('value', 'Dispatch');
+      expect(screen.queryByText(text, { selector: '.mantine-Notification-description' })).toBeNull();
       next += 1;
     }
   });

@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal, useModalForm } from '../../components/form-modal';
 import { SelectField } from '../../components/form-parts';
-import { KEY_GENERATION_FAILURE, useCreateSoloAccount } from './api';
+import { KEY_GENERATION_FAILURE, registrationFileErrors, useCreateSoloAccount } from './api';
 import { RegistrationFileField } from './generate-key-form';
 import { emptySoloAccountForm, type SoloAccountValues, soloAccountSchema } from './key-form-schema';
 
@@ -37,6 +37,7 @@ export function SoloAccountFormModal({ onClose }: { onClose: (generated?: Genera
       form={form}
       onSubmit={onSubmit}
       success={() => t('accounts.keys.generatedToast')}
+      errorPlacement={registrationFileErrors<SoloAccountValues>('file')}
       failure={KEY_GENERATION_FAILURE}
       submitLabel={t('accounts.solo.submit')}
     >
