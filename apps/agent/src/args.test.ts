@@ -86,13 +86,15 @@ describe('parseFleetArgs', () => {
     });
   });
 
-  it('takes --demo without --count', () => {
+  it('takes --demo without --count, its runners starting 15 runs an hour each unless told otherwise', () => {
     expect(parseFleetArgs(['--demo', '--url', 'http://127.0.0.1:8291'], {})).toMatchObject({
       demo: true,
       perCompany: Number.POSITIVE_INFINITY,
       count: undefined,
       url: 'http://127.0.0.1:8291',
+      selfStartPerHour: 15,
     });
+    expect(parseFleetArgs(['--demo', '--self-start', '2'], {})).toMatchObject({ selfStartPerHour: 2 });
   });
 
   it.each([

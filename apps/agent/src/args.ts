@@ -97,8 +97,14 @@ const speedOf = (value: string | boolean | undefined) =>
   number(value, 'speed', 1, (n) => n > 0, 'a number greater than 0');
 const failureRateOf = (value: string | boolean | undefined) =>
   number(value, 'failure-rate', 0.1, (n) => n >= 0 && n <= 1, 'a number from 0 to 1');
-const selfStartOf = (value: string | boolean | undefined) =>
-  number(value, 'self-start', 3, (n) => n >= 0, 'a number of runs per hour, 0 or more');
+const selfStartOf = (value: string | boolean | undefined, fallback = 3) =>
+  number(value, 'self-start', fallback, (n) => n >= 0, 'a number of runs per hour, 0 or more');
+
+/**
+ * Runs of its own an hour for each of the demo's runners (3 a company): 15, so that a company's
+ * agents start one every minute or two and the Events page moves on first start.
+ */
+export const DEMO_SELF_START_PER_HOUR = 15;
 
 function urlOf(value: string | boolean | undefined): string {
   const url = typeof value === 'string' ? value : DEFAULT_URL;
@@ -189,7 +195,7 @@ export function parseFleetArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     adminPassword: str(values['admin-password']) ?? env.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
     speed: speedOf(values.speed),
     failureRate: failureRateOf(values['failure-rate']),
-    selfStartPerHour: selfStartOf(values['self-start']),
+    selfStartPerHour: selfStartOf(values['self-start'], demo ? DEMO_SELF_START_PER_HOUR : 3),
     demo,
     verbose: values.verbose === true,
   };
