@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { SearchBar } from '../search-bar/search-bar';
@@ -69,5 +69,55 @@ describe('useListParams with the search bar', () => {
     await user.clear(box);
     await waitFor(() => expect(screen.getByLabelText('query').textContent).toBe(''));
     expect((box as HTMLInputElement).value).toBe('');
+  });
+});
+
+function HistoryProbe() {
+  const list = useListParams(DEFAULTS);
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <SearchBar value={list} onChange={list.setSearch} debounceMs={20} />
+      <output aria-label="query">{location.search}</output>
+      <button type="button" onClick={() => list.setPage(list.page + 1)}>
+        next page
+      </button>
+      <button type="button" onClick={() => list.setSort({ key: 'email', direction: 'desc' })}>
+        sort by e-mail
+      </button>
+      <button type="button" onClick={() => void navigate(-1)}>
+        back
+      </button>
+    </>
+  );
+}
+
+describe('useListParams and the back button', () => {
+  it('steps back through page and sort changes, and over a whole search typed at once', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<HistoryProbe />, { path: '/list' });
+    const query = () => screen.getByLabelText('query').textContent;
+    await user.click(screen.getByRole('button', { name: 'next page' }));
+    await user.click(screen.getByRole('button', { name: 'next page' }));
+    expect(query()).toBe('?page=3');
+    await user.click(screen.getByRole('button', { name: 'sort by e-mail' }));
+    expect(query()).toBe('?sort=-email');
+    // A search typed letter by letter, each debounced apart: one entry for the whole of it.
+    const box = screen.getByRole('textbox', { name: 'Search' });
+    for (const letter of 'acme') {
+      await user.type(box, letter);
+      await waitFor(() => expect(query()).toContain(`q=${(box as HTMLInputElement).value}`));
+    }
+    expect(query()).toBe('?q=acme&sort=-email');
+
+    const back = async (expected: string) => {
+      await user.click(screen.getByRole('button', { name: 'back' }));
+      await waitFor(() => expect(query()).toBe(expected));
+    };
+    await back('?sort=-email');
+    await back('?page=3');
+    await back('?page=2');
+    await back('');
   });
 });

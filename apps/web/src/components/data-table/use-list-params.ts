@@ -29,9 +29,10 @@ export interface ListState extends ListParams {
 
 /**
  * One list page's search, range, sort and page, read from and written to the URL's query string.
- * Changes replace the history entry rather than push one, so that typing a search does not fill the
- * back button; leaving the page and coming back restores the list. `defaults` must be stable (a
- * module constant).
+ * A change of page or sort pushes a history entry, so that Back undoes it as a user expects; a
+ * search pushes one when it starts and replaces it while it is typed on, so that typing does not
+ * fill the back button. Leaving the page and coming back restores the list. `defaults` must be
+ * stable (a module constant).
  */
 export function useListParams(defaults: ListDefaults = {}): ListState {
   const [query, setQuery] = useSearchParams();
@@ -42,25 +43,32 @@ export function useListParams(defaults: ListDefaults = {}): ListState {
   // button, a link) replaces it.
   const written = useRef(query);
   const rendered = useRef(query);
+  // The kind of the last change written: a search typed on replaces the entry its start pushed.
+  const lastChange = useRef<'search' | 'other' | null>(null);
   if (rendered.current !== query) {
     rendered.current = query;
+    // A location this hook did not write (Back, a link): the next search starts a new entry.
+    if (written.current.toString() !== query.toString()) lastChange.current = null;
     written.current = query;
   }
 
-  const update = (patch: Partial<ListParams>) => {
+  const update = (patch: Partial<ListParams>, kind: 'search' | 'other') => {
     const base = written.current;
     const next = serializeListParams({ ...parseListParams(base, defaults), ...patch }, defaults, base);
+    if (next.toString() === base.toString()) return;
+    const replace = kind === 'search' && lastChange.current === 'search';
     written.current = next;
-    setQuery(next, { replace: true });
+    lastChange.current = kind;
+    setQuery(next, { replace });
   };
 
   const setSearch = (search: ListSearch | string) => {
     const next =
       typeof search === 'string' ? { search } : { search: search.search, preset: search.preset, custom: search.custom };
-    update({ ...next, page: 1 });
+    update({ ...next, page: 1 }, 'search');
   };
-  const setSort = (sort: SortState) => update({ sort, page: 1 });
-  const setPage = (page: number) => update({ page });
+  const setSort = (sort: SortState) => update({ sort, page: 1 }, 'other');
+  const setPage = (page: number) => update({ page }, 'other');
 
   return {
     ...params,
