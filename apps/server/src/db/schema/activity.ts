@@ -55,6 +55,15 @@ export const activitySpans = pgTable(
     index('activity_spans_tenant_kind_long_idx')
       .on(table.tenantId, table.kind, table.startedAt)
       .where(sql`ended_at - started_at >= 900000`),
+    // A company's (or a person's) sessions and idle spans with their person and end, read from the
+    // index alone: attendance's arrivals and utilization's unions (modules/monitor/span-queries.ts)
+    // read a month of them; the table's rows hold 300 spans a person a day besides.
+    index('activity_spans_tenant_presence_idx')
+      .on(table.tenantId, table.kind, table.startedAt, table.userId, table.endedAt)
+      .where(sql`kind in ('session', 'idle')`),
+    index('activity_spans_tenant_user_presence_idx')
+      .on(table.tenantId, table.userId, table.kind, table.startedAt, table.endedAt)
+      .where(sql`kind in ('session', 'idle')`),
     // Open spans: counted up to now by the widgets, closed when their agent goes away.
     index('activity_spans_open_account_idx').on(table.accountId).where(sql`ended_at is null`),
     index('activity_spans_open_tenant_idx').on(table.tenantId, table.kind).where(sql`ended_at is null`),

@@ -1,0 +1,2 @@
+CREATE INDEX "activity_spans_tenant_presence_idx" ON "activity_spans" USING btree ("tenant_id","kind","started_at","user_id","ended_at") WHERE kind in ('session', 'idle');--> statement-breakpoint
+CREATE INDEX "activity_spans_tenant_user_presence_idx" ON "activity_spans" USING btree ("tenant_id","user_id","kind","started_at","ended_at") WHERE kind in ('session', 'idle');
