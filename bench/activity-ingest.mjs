@@ -69,6 +69,7 @@ async function measure(label, env) {
     ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
     env: serverEnv(env),
     nodeArgs: serverNodeArgs(),
+    ...(process.env.BENCH_SERVER_LOG ? { logFile: process.env.BENCH_SERVER_LOG } : {}),
   });
   try {
     await waitFor(`http://127.0.0.1:${args.port}/api/health`);

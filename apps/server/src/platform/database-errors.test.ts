@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_DATA_ERRORS, hasSqlState, isDatabaseUnavailable } from './database-errors';
+import { CLIENT_DATA_ERRORS, hasSqlState, isDatabaseUnavailable, retryDeadlocks } from './database-errors';
 
 /** An error as node-postgres or PGlite gives it, wrapped by Drizzle as every query failure is. */
 const failedQuery = (cause: unknown) => new DrizzleQueryError('select 1', [], cause as Error);
@@ -49,5 +49,38 @@ describe('isDatabaseUnavailable', () => {
 
   it('leaves client data errors to hasSqlState', () => {
     expect(hasSqlState(failedQuery(withCode('out of range', { code: '22003' })), ...CLIENT_DATA_ERRORS)).toBe(true);
+  });
+});
+
+describe('retryDeadlocks', () => {
+  const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+
+  it('runs a transaction again when PostgreSQL broke a deadlock, up to three times in all', async () => {
+    let runs = 0;
+    const answer = await retryDeadlocks(async () => {
+      runs += 1;
+      if (runs < 3) throw new DrizzleQueryError('insert …', [], deadlock());
+      return 'stored';
+    });
+    expect([answer, runs]).toEqual(['stored', 3]);
+    runs = 0;
+    await expect(
+      retryDeadlocks(async () => {
+        runs += 1;
+        throw deadlock();
+      }),
+    ).rejects.toThrow('deadlock detected');
+    expect(runs).toBe(3);
+  });
+
+  it('lets any other failure through at once', async () => {
+    let runs = 0;
+    await expect(
+      retryDeadlocks(async () => {
+        runs += 1;
+        throw Object.assign(new Error('duplicate key'), { code: '23505' });
+      }),
+    ).rejects.toThrow('duplicate key');
+    expect(runs).toBe(1);
   });
 });

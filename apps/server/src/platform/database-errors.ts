@@ -14,6 +14,8 @@ export const SQLSTATE = {
   invalidParameterValue: '22023',
   /** A CHECK constraint, or a row that no partition of a partitioned table takes. */
   checkViolation: '23514',
+  /** Two transactions each waiting on a row the other holds: PostgreSQL rolled this one back. */
+  deadlockDetected: '40P01',
 } as const;
 
 /** Data errors (class 22) that only a client's value can cause: answered 400, never 500. */
@@ -34,6 +36,20 @@ export function hasSqlState(error: unknown, ...codes: readonly string[]): boolea
     if (typeof code === 'string' && codes.includes(code)) return true;
   }
   return false;
+}
+
+/**
+ * Runs a transaction again (up to `attempts` in all) when PostgreSQL broke a deadlock by rolling
+ * it back: nothing of it was kept, so running it again is safe. Any other failure goes up at once.
+ */
+export async function retryDeadlocks<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !hasSqlState(error, SQLSTATE.deadlockDetected)) throw error;
+    }
+  }
 }
 
 /** The constraint (or unique index) a database error names, if any: which of a row's unique rules it broke. */

@@ -8,6 +8,7 @@ import {
 } from '@opsdeck/contract/activity';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { retryDeadlocks } from '../../platform/database-errors';
 import { groupCommit } from '../../platform/group-commit';
 import { ensureMonthPartition, monthOf } from '../../platform/partitions';
 import * as q from './queries';
@@ -115,7 +116,7 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
         for (const { agent, at } of gone) ends.set(agent.accountId, Math.max(at, ends.get(agent.accountId) ?? 0));
         const list = [...ends].map(([accountId, at]) => ({ accountId, at }));
         await q.touchAgents(db, list);
-        const closed = await q.closeOpenSpans(db, list);
+        const closed = await retryDeadlocks(() => q.closeOpenSpans(db, list));
         outcomes.push(...gone.map(() => ({ refusals: [], closed })));
       }
       gone = [];
@@ -209,40 +210,44 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
     if (wanted.size === 0) return outcomes;
 
     await ensureMonths([...wanted.values()].map(({ span }) => span.start));
-    await db.transaction(async (tx) => {
-      const locked = await q.lockSpans(
-        tx,
-        [...wanted.values()].map(({ span }) => ({ id: span.id, startedAt: span.start })),
-      );
-      const current = new Map(locked.map((row) => [row.id, row]));
-      const writes: q.SpanWrite[] = [];
-      for (const { agent, span } of wanted.values()) {
-        const person = known.get(agent.accountId);
-        const base = {
-          ...toStored(span, agent),
-          companyId: person?.companyId ?? null,
-          userId: person?.userId ?? null,
-        };
-        const row = current.get(span.id);
-        if (!row) {
-          writes.push({ ...base, op: 'insert', endedByServer: false, rolledFrom: span.start });
-          continue;
+    // The spans, their rollups and the stale marks of task productivity lock rows in key order,
+    // but a refresh of those marks, or another batch, may still meet this one the other way round.
+    await retryDeadlocks(() =>
+      db.transaction(async (tx) => {
+        const locked = await q.lockSpans(
+          tx,
+          [...wanted.values()].map(({ span }) => ({ id: span.id, startedAt: span.start })),
+        );
+        const current = new Map(locked.map((row) => [row.id, row]));
+        const writes: q.SpanWrite[] = [];
+        for (const { agent, span } of wanted.values()) {
+          const person = known.get(agent.accountId);
+          const base = {
+            ...toStored(span, agent),
+            companyId: person?.companyId ?? null,
+            userId: person?.userId ?? null,
+          };
+          const row = current.get(span.id);
+          if (!row) {
+            writes.push({ ...base, op: 'insert', endedByServer: false, rolledFrom: span.start });
+            continue;
+          }
+          // Stored meanwhile as another span (a race between two keys): left as it is.
+          if (!sameSpan(row, span)) continue;
+          // An end the agent set moves only later; one the server set, the agent replaces.
+          const end = row.endedByServer ? span.end : laterEnd(row.endedAt, span.end);
+          if (end === row.endedAt && !row.endedByServer) continue;
+          writes.push({
+            ...base,
+            op: 'update',
+            endedAt: end,
+            endedByServer: false,
+            rolledFrom: row.endedAt ?? row.startedAt,
+          });
         }
-        // Stored meanwhile as another span (a race between two keys): left as it is.
-        if (!sameSpan(row, span)) continue;
-        // An end the agent set moves only later; one the server set, the agent replaces.
-        const end = row.endedByServer ? span.end : laterEnd(row.endedAt, span.end);
-        if (end === row.endedAt && !row.endedByServer) continue;
-        writes.push({
-          ...base,
-          op: 'update',
-          endedAt: end,
-          endedByServer: false,
-          rolledFrom: row.endedAt ?? row.startedAt,
-        });
-      }
-      await q.writeSpans(tx, writes, at);
-    });
+        await q.writeSpans(tx, writes, at);
+      }),
+    );
     return outcomes;
   }
 
@@ -307,7 +312,7 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
      * and not heard from for ORPHAN_AFTER_MS, at their last word (a crash; docs/monitor.md).
      */
     closeOrphans: (connected: readonly number[], at = now()) =>
-      track(q.closeOrphanSpans(db, connected, at - ORPHAN_AFTER_MS)),
+      track(retryDeadlocks(() => q.closeOrphanSpans(db, connected, at - ORPHAN_AFTER_MS))),
 
     /** Waits for the closes under way (the server stopping: before its database closes). */
     async stop() {

@@ -215,8 +215,10 @@ export async function refreshTaskDays(db: Executor, limit = 2_000): Promise<numb
     const marks = (
       await selectRows<{ tenant_id: string; person_id: number; day_start: string | number; version: number }>(
         tx,
+        // Locked now, in key order, skipping those a batch of spans holds (it is marking them again):
+        // this never waits on the ingest, and the ingest waits on it only for the marks it took.
         sql`select tenant_id::text as tenant_id, person_id, day_start, version from activity_task_days_stale
-            order by tenant_id, person_id, day_start limit ${limit}`,
+            order by tenant_id, person_id, day_start limit ${limit} for update skip locked`,
       )
     ).map((row) => ({
       tenantId: row.tenant_id,
