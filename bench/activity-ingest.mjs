@@ -18,6 +18,7 @@
 // PGlite: a fresh directory, removed afterwards. Prints spans per second (every span of every
 // receipted frame, resends included, and the new spans alone), the receipts' latency, the server's
 // CPU and the machine's load. Exit code 1 if any span was refused or the rollups differ.
+// BENCH_SERVER_LOG=FILE keeps the server's log there (LOG_LEVEL=warn: its failures only).
 import { loadAverage, onEachBackend, percentile, startServer, waitFor } from './lib.mjs';
 import {
   benchSql,
