@@ -15,6 +15,7 @@ const workers = Number(process.env.E2E_WORKERS ?? Math.max(2, Math.min(4, availa
 
 export default defineConfig({
   testDir: './tests',
+  globalSetup: './global-setup.ts',
   fullyParallel: false,
   workers,
   retries: process.env.CI ? 1 : 0,
