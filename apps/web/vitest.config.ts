@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +10,7 @@ export default defineConfig({
     unstubGlobals: true,
     // Tests that type into forms and load lazy routes run long when every file runs at once on two cores.
     testTimeout: 20_000,
+    // Vitest's default is one worker fewer than the cores: one on two cores, where two finish sooner.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
