@@ -1,9 +1,10 @@
 // `npm test`: everything, on a fresh clone. Installs dependencies and (as root) Debian's Chromium
 // when missing, then runs the scripts' own tests, the licensing formats' tests, the server's API
 // tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), the console's tests, and the
-// browser tests against the whole stack. Without Chromium every other suite still runs, and the run then fails saying
-// how to install it. The last line, `N passed, N failed`, is what CI reads.
-import { spawnSync } from 'node:child_process';
+// browser tests against the whole stack, two suites at a time (TEST_CONCURRENCY), each printed whole when it ends.
+// Without Chromium every other suite still runs, and the run then fails saying how to install it. The last line,
+// `N passed, N failed`, is what CI reads.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,14 +28,30 @@ const suites = [
   { name: 'browser (Chromium)', workspace: 'e2e', kind: 'playwright', env: {} },
 ];
 
-const results = [];
-for (const [index, suite] of suites.entries()) {
+// Suites run side by side, TEST_CONCURRENCY (2) at a time, the longest first: the browser suite
+// (its own workers and servers, e2e/playwright.config.ts) beside the others one after another.
+// Each suite's output is kept and printed whole when it ends, so that suites never interleave.
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 2));
+const order = [...suites.keys()].sort((a, b) => weightOf(suites[b]) - weightOf(suites[a]));
+const results = new Array(suites.length);
+const runStarted = Date.now();
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, suites.length) }, async () => {
+    for (let index = order.shift(); index !== undefined; index = order.shift()) {
+      results[index] = await runSuite(suites[index], index);
+    }
+  }),
+);
+
+function weightOf(suite) {
+  return suite.kind === 'playwright' ? 2 : 1;
+}
+
+async function runSuite(suite, index) {
   const report = path.join(reports, `${index}.json`);
-  console.log(`\n=== ${suite.name} ===`);
   if (suite.kind === 'playwright' && chromiumMissing) {
-    console.log(chromiumMissing);
-    results.push({ ...suite, code: 1, seconds: 0, passed: 0, failed: 1, skipped: 0 });
-    continue;
+    console.log(`\n=== ${suite.name} ===\n${chromiumMissing}`);
+    return { ...suite, code: 1, seconds: 0, passed: 0, failed: 1, skipped: 0 };
   }
   const env = {
     ...process.env,
@@ -42,14 +59,32 @@ for (const [index, suite] of suites.entries()) {
     ...(suite.kind === 'playwright' ? { PLAYWRIGHT_JSON_OUTPUT_NAME: report } : {}),
   };
   const started = Date.now();
+  console.log(`started  ${suite.name} (at ${elapsed(started)})`);
   const [command, ...args] = commandOf(suite.kind, report);
-  const run = spawnSync(command, args, { cwd: path.join(root, suite.workspace), stdio: 'inherit', env });
-  results.push({
-    ...suite,
-    code: run.status ?? 1,
-    seconds: (Date.now() - started) / 1000,
-    ...countTests(suite.kind, report),
+  const output = [];
+  const code = await new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: path.join(root, suite.workspace),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.once('error', (error) => {
+      output.push(Buffer.from(`${error.stack ?? error}\n`));
+      resolve(1);
+    });
+    child.once('close', (status) => resolve(status ?? 1));
   });
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`\n=== ${suite.name} (${seconds.toFixed(0)} s, ended at ${elapsed(Date.now())}) ===`);
+  process.stdout.write(Buffer.concat(output));
+  return { ...suite, code, seconds, ...countTests(suite.kind, report) };
+}
+
+function elapsed(at) {
+  const seconds = Math.round((at - runStarted) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 rmSync(reports, { recursive: true, force: true });
 
@@ -57,7 +92,7 @@ function commandOf(kind, report) {
   if (kind === 'vitest')
     return ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
   if (kind === 'playwright') return ['npx', 'playwright', 'test'];
-  // node:test, printed as it runs and counted from its TAP summary.
+  // node:test, printed (spec) and counted from its TAP summary.
   return [
     process.execPath,
     '--test',
@@ -90,7 +125,7 @@ function countTests(kind, report) {
   }
 }
 
-console.log('\n=== summary ===');
+console.log(`\n=== summary (${elapsed(Date.now())}) ===`);
 for (const result of results) {
   const verdict = result.code === 0 ? 'ok  ' : 'FAIL';
   console.log(
