@@ -110,6 +110,8 @@ describe('SimulatedAgent over STOMP', () => {
 
     fake.command({ command: 'terminate', workflowId: 2, queueId: 2 });
     await until(() => agent.snapshot().queue.length === 2);
+    // The agent's own queue changes first; the change it sends crosses the socket after.
+    await until(() => fake.sent('/agent/queue').some((change) => (change.removed as number[]).includes(2)));
     expect(fake.sent('/agent/queue').at(-1)).toEqual({
       added: [],
       updated: [expect.objectContaining({ id: 3, position: 2 })],
