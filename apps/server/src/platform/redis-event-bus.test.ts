@@ -63,11 +63,20 @@ describe('the Redis event bus', () => {
     // Synchronous on the publishing instance, as in-process.
     expect(seenByA).toEqual([archived, { resource: 'roles', kind: 'updated', ids: [3], tenantId: null }]);
     await until(() => seenByB.length === 1, 5_000, 'B to hear');
-    b.bus.publish({ resource: 'users', kind: 'updated', ids: [8], tenantId: 't-1' });
+    const fromB: DomainEvent = { resource: 'users', kind: 'updated', ids: [8], tenantId: 't-1' };
+    b.bus.publish(fromB);
     await until(() => seenByA.length === 3, 5_000, 'A to hear');
-    await sleep(200);
-    expect(seenByB).toEqual([archived, { resource: 'users', kind: 'updated', ids: [8], tenantId: 't-1' }]);
-    expect(seenByA).toHaveLength(3);
+    // Never its own twice. Redis delivers the channel's events to a subscriber in the order it took
+    // them: once B hears one A sent after hearing B's, and A one B sent after that, any echo of
+    // B's (or of A's) would have come before.
+    const afterB: DomainEvent = { resource: 'users', kind: 'updated', ids: [9], tenantId: 't-1' };
+    a.bus.publish(afterB);
+    await until(() => seenByB.length === 3, 5_000, 'B to hear A after its own');
+    const afterA: DomainEvent = { resource: 'users', kind: 'updated', ids: [10], tenantId: 't-1' };
+    b.bus.publish(afterA);
+    await until(() => seenByA.length === 5, 5_000, 'A to hear B after its own');
+    expect(seenByB).toEqual([archived, fromB, afterB, afterA]);
+    expect(seenByA.slice(2)).toEqual([fromB, afterB, afterA]);
   });
 
   it('evicts the session cache of every instance (a sign-out on A ends the cached session on B)', async () => {

@@ -61,6 +61,22 @@ async function ready(prefix: string, ...instances: { backplane: RedisBackplane; 
   }
 }
 
+/** Until Redis counts `count` subscribers of the prefix's channel: their SUBSCRIBE answered. */
+async function subscribers(prefix: string, count: number) {
+  const admin = new Redis(REDIS_URL);
+  try {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const [, subscribed] = (await admin.pubsub('NUMSUB', `${prefix}:live`)) as [string, number];
+      if (Number(subscribed) >= count) return;
+      if (Date.now() > deadline) throw new Error(`${subscribed} of ${count} subscribers on ${prefix}:live`);
+      await sleep(10);
+    }
+  } finally {
+    await admin.quit();
+  }
+}
+
 function agent(sessionId: string): AgentConnection {
   return {
     sessionId,
@@ -101,7 +117,7 @@ describe('the Redis backplane', () => {
     const a = instance(prefix, 'a');
     const b = instance(prefix, 'b');
     await ready(prefix, a, b);
-    await sleep(50); // both subscriptions answered
+    await subscribers(prefix, 2);
 
     const messages = Array.from({ length: 100 }, (_, index) => down(`s-${index}`));
     await a.backplane.publish(messages[0]!);
@@ -113,10 +129,15 @@ describe('the Redis backplane', () => {
 
     await b.backplane.publish(down('from-b'));
     await until(() => a.received.length === messages.length + 1, 5_000, 'A to hear B');
-    await sleep(100);
-    // Nobody hears its own message twice.
-    expect(a.received.at(-1)).toEqual(down('from-b'));
-    expect(b.received).toHaveLength(messages.length + 1);
+    // Nobody hears its own message twice. Redis delivers a channel's messages to a subscriber in
+    // the order it took them: once B hears one A sent after hearing B's, and A one B sent after
+    // that, any echo of B's (or of A's) would have come before.
+    await a.backplane.publish(down('after-b'));
+    await until(() => b.received.length === messages.length + 2, 5_000, 'B to hear A after its own');
+    await b.backplane.publish(down('after-a'));
+    await until(() => a.received.length === messages.length + 3, 5_000, 'A to hear B after its own');
+    expect(a.received.slice(messages.length)).toEqual([down('from-b'), down('after-b'), down('after-a')]);
+    expect(b.received.slice(messages.length)).toEqual([down('from-b'), down('after-b'), down('after-a')]);
   });
 
   it('gives an instance that starts later the presence of the live instances only', async () => {
