@@ -15,6 +15,9 @@ const chromiumMissing = ensureChromium();
 ensureConsoleBuilt();
 
 const reports = mkdtempSync(path.join(tmpdir(), 'opsdeck-reports-'));
+// The browser suite's traces of failed tests, outside e2e/test-results: a Playwright run started
+// beside this one empties that directory, under the feet of this run's workers.
+const browserResults = mkdtempSync(path.join(tmpdir(), 'opsdeck-e2e-results-'));
 const suites = [
   { name: 'scripts', workspace: '.', kind: 'node', env: {} },
   { name: 'licensing', workspace: 'packages/licensing', kind: 'vitest', env: {} },
@@ -87,11 +90,13 @@ function elapsed(at) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 rmSync(reports, { recursive: true, force: true });
+const browserFailed = results.some((result) => result.kind === 'playwright' && result.code !== 0);
+if (!browserFailed) rmSync(browserResults, { recursive: true, force: true });
 
 function commandOf(kind, report) {
   if (kind === 'vitest')
     return ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
-  if (kind === 'playwright') return ['npx', 'playwright', 'test'];
+  if (kind === 'playwright') return ['npx', 'playwright', 'test', '--output', browserResults];
   // node:test, printed (spec) and counted from its TAP summary.
   return [
     process.execPath,
@@ -133,6 +138,7 @@ for (const result of results) {
   );
 }
 if (chromiumMissing) console.log(`\n${chromiumMissing}\n`);
+else if (browserFailed) console.log(`\nTraces of the failed browser tests: ${browserResults}\n`);
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);
 const broken = results.filter((result) => result.code !== 0).length;
