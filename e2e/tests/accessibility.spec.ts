@@ -36,10 +36,30 @@ async function openScreen(page: Page, path: string, heading: string) {
 }
 
 /** Opens a modal with `button`, checks it, and closes it with Escape. */
+/**
+ * Where a dialog's focus is once it opened: its form's first field, else inside it but not on its
+ * close button (a question opens on its safe answer), else what is focused instead.
+ */
+const dialogFocus = (page: Page) =>
+  page.evaluate(() => {
+    const dialog = document.querySelector('[role=dialog]');
+    const active = document.activeElement;
+    if (!dialog || !active || !dialog.contains(active)) return `outside the dialog: ${active?.tagName}`;
+    const first = dialog
+      .querySelector('form')
+      ?.querySelector('input:not([type=hidden]):not(:disabled), textarea:not(:disabled)');
+    if (first) return active === first ? 'first field' : `${active.tagName}, not the first field`;
+    return active.closest('.mantine-Modal-close') ? 'the close button' : 'inside';
+  });
+
 async function checkModal(page: Page, screen: string, button: ReturnType<Page['getByRole']>) {
   await button.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
+  // Every dialog opens on its first field, or on its safe answer: never the close button, never the page.
+  await expect
+    .poll(() => dialogFocus(page), { message: `${screen}: the focus once open` })
+    .toMatch(/^(first field|inside)$/);
   // The page behind is inert and checked on its own: axe reads the modal only, which is quicker.
   await expectAccessible(page, screen, '.mantine-Modal-content');
   await page.keyboard.press('Escape');

@@ -112,17 +112,13 @@ export function FormModal<TValues extends FieldValues, TOutput>({
 /**
  * Mantine's Modal focuses the first [data-autofocus] element, else its first focusable one, the
  * close button: a keyboard user's first space closed the dialog. Marking the form's first field
- * before the focus trap runs (it waits a tick) opens every form dialog on its first field. A
- * searchable picker opens its list on focus, over the rest of the form: then the form itself takes
- * the focus, and the first Tab reaches the picker.
+ * before the focus trap runs (it waits a tick) opens every form dialog on its first field, a
+ * searchable picker included (pickers open their list when typed in, not on focus: lib/theme.ts).
  */
 function markFirstField(form: HTMLFormElement | null) {
   if (!form || form.querySelector('[data-autofocus]')) return;
   const first = form.querySelector('input:not([type=hidden]):not(:disabled), textarea:not(:disabled)');
-  if (!first) return;
-  const opensList = first.hasAttribute('aria-haspopup') && !first.hasAttribute('readonly');
-  if (opensList) form.tabIndex = -1;
-  (opensList ? form : first).setAttribute('data-autofocus', '');
+  first?.setAttribute('data-autofocus', '');
 }
 
 interface ModalFormOptions<TValues extends FieldValues, TOutput> {

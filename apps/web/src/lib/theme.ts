@@ -1,4 +1,4 @@
-import { Badge, type CSSVariablesResolver, createTheme, Menu, Notification } from '@mantine/core';
+import { Badge, type CSSVariablesResolver, createTheme, Menu, MultiSelect, Notification, Select } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -20,6 +20,10 @@ export const theme = createTheme({
     // A badge is a word or two that means something whole ("Enterprise", "2nd in queue"): never
     // cut to "ENTERPRI…" by a narrow table column; the column makes room for it instead.
     Badge: Badge.extend({ styles: { root: { minWidth: 'max-content', flexShrink: 0 } } }),
+    // A searchable picker opens its list when typed in, by ArrowDown or a click, not on focus: a
+    // dialog can open on it (its first field) without its list covering the rest of the form.
+    Select: Select.extend({ defaultProps: { openOnFocus: false } }),
+    MultiSelect: MultiSelect.extend({ defaultProps: { openOnFocus: false } }),
   },
 });
 
