@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
 import { signIn, USERS } from './support';
 
@@ -102,5 +103,15 @@ test.describe('a new user', () => {
     await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
     await page.goBack();
     await expect(page).not.toHaveURL(/[?&]page=/);
+  });
+
+  test('reads the selected sidebar entry at 4.5:1 or more, under the pointer too', async ({ page }) => {
+    await signIn(page, USERS.admin.email);
+    await page.goto('/dashboard/management/users');
+    const selected = page.getByRole('navigation', { name: 'Main navigation' }).locator('[aria-current="page"]');
+    await expect(selected).toBeVisible();
+    await expectAccessible(page, 'sidebar', '.opsdeck-sidebar');
+    await selected.hover();
+    await expectAccessible(page, 'sidebar, the selected entry under the pointer', '.opsdeck-sidebar');
   });
 });
