@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -7,6 +7,11 @@ const chromium = JSON.parse(readFileSync(path.join(import.meta.dirname, 'chromiu
   executablePath: string;
   args: string[];
 };
+const executablePath = process.env.CHROMIUM_PATH ?? chromium.executablePath;
+// As root, Chromium raises its browser and GPU threads to nice -8, and on two cores the other
+// suites of `npm test` beside it then wait (their heavier tests ran past their timeouts):
+// chromium-fair.sh starts it without the capability to, when it can.
+const fair = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
 
 // Each worker starts a server of its own (tests/fixtures.ts: port E2E_PORT + its index, its own data
 // directory and embedded database, seeded with the demo) and runs its files one after another;
@@ -24,7 +29,13 @@ export default defineConfig({
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? chromium.executablePath, args: chromium.args },
+    launchOptions: fair
+      ? {
+          executablePath: path.join(import.meta.dirname, 'chromium-fair.sh'),
+          args: chromium.args,
+          env: { ...process.env, E2E_CHROMIUM: executablePath },
+        }
+      : { executablePath, args: chromium.args },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
 });

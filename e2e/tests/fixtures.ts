@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
@@ -11,9 +11,10 @@ const FIRST_PORT = Number(process.env.E2E_PORT ?? 8181);
 
 /**
  * Playwright's `test` with a server of its own for each worker: every worker starts the whole
- * server (`node --import tsx apps/server/src/main.ts`, DEMO=1) on its own port and a fresh data
- * directory (its own embedded database, seeded with the demo), and its tests' `baseURL` (pages,
- * `request`, `browser.newContext()`) is that server. So tests in parallel workers never see each
+ * server (`node --import tsx apps/server/src/main.ts`, DEMO=1) on its own port and a data
+ * directory of its own (its own embedded database with the demo: a copy of the one global-setup.ts
+ * seeded for the run), and its tests' `baseURL` (pages, `request`, `browser.newContext()`) is
+ * that server. So tests in parallel workers never see each
  * other's changes to the demo's data; the tests of one worker run one after another, as they did
  * on the single server of before. A test gets the server as `server` (its `url`, its `dataDir`
  * with the mail outbox, and `stop()` and `start()` for a test of a restart).
@@ -23,6 +24,9 @@ export const test = base.extend<object, { server: TestServer }>({
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from its first parameter.
     async ({}, use, workerInfo) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), `opsdeck-e2e-${workerInfo.parallelIndex}-`));
+      // A copy of the run's seeded data directory (global-setup.ts), else seeded at its first start.
+      const seeded = process.env.E2E_SEEDED_DATA_DIR;
+      if (seeded) cpSync(seeded, dataDir, { recursive: true });
       const server = new TestServer(await freePort(FIRST_PORT + workerInfo.parallelIndex), dataDir);
       // A worker that exits without its teardown (killed on a timeout) takes its server with it.
       const kill = () => server.kill();
@@ -36,7 +40,7 @@ export const test = base.extend<object, { server: TestServer }>({
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
-    // Migrations and the demo seed, on a machine busy with the other workers.
+    // Opening a copy of the seeded database (or seeding one) on a machine busy with the other workers.
     { scope: 'worker', timeout: 240_000 },
   ],
   baseURL: async ({ server }, use) => {
