@@ -342,6 +342,8 @@ test.describe('licences as the company head', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'License Keys' })).toBeVisible();
     const summary = page.getByRole('region', { name: 'Company and license' });
     await expect(summary).toContainText('Dispatch robots');
+    // Counted once the keys have come (a loading table shows a row of its own).
+    await expect(keysTable(page)).toHaveAttribute('aria-busy', 'false');
     await expect(keysTable(page).locator('tbody tr').first()).toBeVisible();
     const before = await keysTable(page).locator('tbody tr').count();
 
