@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { DAY_MS } from './queries';
 
@@ -172,9 +172,7 @@ export async function spansOfPersonDays(
     db,
     sql`
     with mark as (
-      select * from unnest(${sql.param(days.map((day) => day.tenantId))}::uuid[],
-        ${sql.param(days.map((day) => day.personId))}::int[], ${sql.param(days.map((day) => day.dayStart))}::bigint[])
-        with ordinality as mark(tenant_id, person_id, day_start, index)
+      select * from ${unnestRows(days, PERSON_DAY)} with ordinality as mark(tenant_id, person_id, day_start, index)
     )
     select ${columns} from mark join activity_spans as span
       on span.tenant_id = mark.tenant_id and span.user_id = mark.person_id and ${closed}
@@ -195,6 +193,21 @@ export async function spansOfPersonDays(
     end: row.ended_at === null ? null : Number(row.ended_at),
   }));
 }
+
+/** `unnest(…)` of one array parameter a column: each row's values, cast to the column's type. */
+export function unnestRows<T>(rows: readonly T[], columns: readonly (readonly [(row: T) => unknown, string])[]): SQL {
+  return sql`unnest(${sql.join(
+    columns.map(([value, type]) => sql`${sql.param(rows.map(value))}::${sql.raw(type)}[]`),
+    sql`, `,
+  )})`;
+}
+
+/** A person-day's key columns: tenant_id, person_id, day_start. */
+export const PERSON_DAY = [
+  [(day: PersonDay) => day.tenantId, 'uuid'],
+  [(day: PersonDay) => day.personId, 'int'],
+  [(day: PersonDay) => day.dayStart, 'bigint'],
+] as const;
 
 /** The advisory lock one refresh at a time holds, across instances (a number of our own). */
 const REFRESH_LOCK = 7_341_017;
@@ -240,47 +253,21 @@ export async function refreshTaskDays(db: Executor, limit = 2_000): Promise<numb
       const times = addTaskTimes(new Map(), own, mark.dayStart, mark.dayStart + DAY_MS, mark.dayStart);
       for (const [taskId, time] of times) rows.push({ ...mark, companyId, taskId, ...time });
     }
-    const param = <T>(values: T[], type: string) => sql`${sql.param(values)}::${sql.raw(type)}[]`;
-    const markKeys = sql`unnest(${param(
-      marks.map((mark) => mark.tenantId),
-      'uuid',
-    )}, ${param(
-      marks.map((mark) => mark.personId),
-      'int',
-    )}, ${param(
-      marks.map((mark) => mark.dayStart),
-      'bigint',
-    )})`;
+    const markKeys = unnestRows(marks, PERSON_DAY);
     await tx.execute(sql`delete from activity_task_days
       where (tenant_id, person_id, day_start) in (select * from ${markKeys})`);
     if (rows.length > 0)
       await tx.execute(sql`insert into activity_task_days
         (tenant_id, company_id, person_id, day_start, task_id, active_ms, idle_ms, task_ms)
-        select * from unnest(${param(
-          rows.map((row) => row.tenantId),
-          'uuid',
-        )}, ${param(
-          rows.map((row) => row.companyId),
-          'int',
-        )}, ${param(
-          rows.map((row) => row.personId),
-          'int',
-        )}, ${param(
-          rows.map((row) => row.dayStart),
-          'bigint',
-        )}, ${param(
-          rows.map((row) => row.taskId),
-          'int',
-        )}, ${param(
-          rows.map((row) => row.activeMs),
-          'bigint',
-        )}, ${param(
-          rows.map((row) => row.idleMs),
-          'bigint',
-        )}, ${param(
-          rows.map((row) => row.ms),
-          'bigint',
-        )})
+        select * from ${unnestRows(rows, [
+          ...PERSON_DAY.slice(0, 1),
+          [(row) => row.companyId, 'int'],
+          ...PERSON_DAY.slice(1),
+          [(row) => row.taskId, 'int'],
+          [(row) => row.activeMs, 'bigint'],
+          [(row) => row.idleMs, 'bigint'],
+          [(row) => row.ms, 'bigint'],
+        ])}
         order by 1, 3, 4, 5`);
     // The company's rows of each day touched: the sum of its people's, summed again whole.
     const tenantDays = sql`select distinct tenant_id, day_start from ${markKeys} as mark(tenant_id, person_id, day_start)`;
@@ -294,19 +281,8 @@ export async function refreshTaskDays(db: Executor, limit = 2_000): Promise<numb
       group by tenant_id, day_start, task_id
       order by 1, 4, 5`);
     await tx.execute(sql`delete from activity_task_days_stale
-      where (tenant_id, person_id, day_start, version) in (select * from unnest(${param(
-        marks.map((mark) => mark.tenantId),
-        'uuid',
-      )}, ${param(
-        marks.map((mark) => mark.personId),
-        'int',
-      )}, ${param(
-        marks.map((mark) => mark.dayStart),
-        'bigint',
-      )}, ${param(
-        marks.map((mark) => mark.version),
-        'int',
-      )}))`);
+      where (tenant_id, person_id, day_start, version) in
+        (select * from ${unnestRows(marks, [...PERSON_DAY, [(mark) => mark.version, 'int']])})`);
     return marks.length;
   });
 }

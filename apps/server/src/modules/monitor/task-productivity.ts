@@ -5,12 +5,14 @@ import { inScope } from '../../platform/tenancy';
 import { DAY_MS } from '../activity/queries';
 import {
   addTaskTimes,
+  PERSON_DAY,
   type PersonDay,
   personKeyOf,
   spansOfPersonDays,
   TASK_DAY_KINDS,
   type TaskDaySpan,
   type TaskTime,
+  unnestRows,
 } from '../activity/task-days';
 import type { WidgetInput } from './widget-input';
 
@@ -45,8 +47,7 @@ export async function taskTimes(input: WidgetInput): Promise<Map<number, TaskTim
       : storedTotals(
           input,
           sql`(${activityTaskDays.tenantId}, ${activityTaskDays.personId}, ${activityTaskDays.dayStart}) in
-            (select * from unnest(${sql.param(live.map((day) => day.tenantId))}::uuid[],
-              ${sql.param(live.map((day) => day.personId))}::int[], ${sql.param(live.map((day) => day.dayStart))}::bigint[]))`,
+            (select * from ${unnestRows(live, PERSON_DAY)})`,
         ),
     spansOfPersonDays(input.db, live, input.now),
     input.from < firstDay ? spansOver(input, input.from, firstDay) : [],
