@@ -183,20 +183,26 @@ describe('licence keys page', { timeout: 60_000 }, () => {
     expect(await file.text()).toBe('{"format":"opsdeck-registration"}');
   });
 
+  /** The page, whose generations from a file are refused with each key in turn (on the file field too, with `onField`). */
+  function refuseInTurn(refusals: readonly (readonly [string, string])[], onField: boolean) {
+    let next = 0;
+    api({
+      ...departments,
+      'POST /api/account/from-file': () => {
+        const [key] = refusals[next] ?? refusals[0]!;
+        return { status: 400, body: errorBody(key, key, onField ? { regFile: key } : undefined) };
+      },
+    });
+    return { next: () => void (next += 1) };
+  }
+
   it('toasts each key generation refusal of spec section 8, the general error otherwise, and closes', async () => {
     const refusals = [
       ['ERROR_LICENSE_EXPIRED_KEY', 'The license has expired.'],
       ['ERROR_COMPANY_FULL_LICENSES', 'Company has already reached its allowed key count.'],
       ['ERROR_DEPARTMENT_NOT_EXIST', 'Oops! Something went wrong in processing your request.'],
     ] as const;
-    let next = 0;
-    api({
-      ...departments,
-      'POST /api/account/from-file': () => {
-        const [key] = refusals[next] ?? refusals[0];
-        return { status: 400, body: errorBody(key, key) };
-      },
-    });
+    const answered = refuseInTurn(refusals, false);
     const user = userEvent.setup();
     await openPage();
     for (const [, text] of refusals) {
@@ -208,7 +214,7 @@ describe('licence keys page', { timeout: 60_000 }, () => {
       const toast = await screen.findByText(text, { selector: '.mantine-Notification-description' });
       expect(toast).toBeTruthy();
       expect(screen.queryByRole('dialog', { name: 'Your new license key' })).toBeNull();
-      next += 1;
+      answered.next();
     }
   });
 
@@ -218,14 +224,7 @@ describe('licence keys page', { timeout: 60_000 }, () => {
       ['ERROR_ACCOUNT_REGFILE_REQUIRED', 'Registration file is required.'],
       ['ERROR_ACCOUNT_REGFILE_UNSUPPORTED', 'Registration file must be a .dat file.'],
     ] as const;
-    let next = 0;
-    api({
-      ...departments,
-      'POST /api/account/from-file': () => {
-        const [key] = refusals[next] ?? refusals[0];
-        return { status: 400, body: errorBody(key, key, { regFile: key }) };
-      },
-    });
+    const answered = refuseInTurn(refusals, true);
     const user = userEvent.setup();
     await openPage();
     const dialog = await openGenerate(user, 'Generate from file');
@@ -241,7 +240,7 @@ describe('licence keys page', { timeout: 60_000 }, () => {
       expect(screen.getByRole('dialog', { name: 'Generate key from a registration file' })).toBe(dialog);
       expect(within(dialog).getByRole('combobox', { name: /^Department/ })).toHaveProperty('value', 'Dispatch');
       expect(screen.queryByText(text, { selector: '.mantine-Notification-description' })).toBeNull();
-      next += 1;
+      answered.next();
     }
   });
 
