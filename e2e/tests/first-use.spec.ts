@@ -56,7 +56,7 @@ test.describe('a new user', () => {
     // Keys with no person yet show '-' for a name: each row still names its key and whose it is.
     let keysWithoutPerson = 0;
     for (const row of await table.locator('tbody tr').all()) {
-      if ((await (await cellOf(table, row, 'Full name')).innerText()).trim() === '-') keysWithoutPerson += 1;
+      if ((await (await cellOf(table, row, 'Full name')).textContent())?.trim() === '-') keysWithoutPerson += 1;
       await expect(await cellOf(table, row, 'Key')).toHaveText(/^ODK-[0-9A-Z]{4}-…-[0-9A-Z]{4}$/);
       await expect(await cellOf(table, row, 'Company, license and department')).toHaveText(/\S/);
     }

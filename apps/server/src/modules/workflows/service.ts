@@ -119,7 +119,8 @@ export async function checkFile(file: UploadedFile): Promise<CheckedFile> {
     return { fileName, bytes: file.bytes, activityKeys: contents.activityKeys, steps: contents.manifest.steps.length };
   } catch (error) {
     // Named .rax but not a workflow archive (not a zip, no or a broken manifest, unsafe, too big).
-    if (error instanceof RaxError) throw badRequest('ERROR_WORKFLOW_FILE_INVALID', { file: 'ERROR_WORKFLOW_FILE_INVALID' });
+    if (error instanceof RaxError)
+      throw badRequest('ERROR_WORKFLOW_FILE_INVALID', { file: 'ERROR_WORKFLOW_FILE_INVALID' });
     throw error;
   }
 }

@@ -249,7 +249,10 @@ describe('workflows', () => {
       expect([name, result.status, result.body]).toEqual([
         name,
         400,
-        expect.objectContaining({ key: 'ERROR_WORKFLOW_FILE_INVALID', fields: { file: 'ERROR_WORKFLOW_FILE_INVALID' } }),
+        expect.objectContaining({
+          key: 'ERROR_WORKFLOW_FILE_INVALID',
+          fields: { file: 'ERROR_WORKFLOW_FILE_INVALID' },
+        }),
       ]);
     }
     const after = await t.database.db.select({ n: count() }).from(workflows);

@@ -193,7 +193,11 @@ describe('licence keys page', { timeout: 60_000 }, () => {
         return { status: 400, body: errorBody(key, key, onField ? { regFile: key } : undefined) };
       },
     });
-    return { next: () => void (next += 1) };
+    return {
+      next: () => {
+        next += 1;
+      },
+    };
   }
 
   it('toasts each key generation refusal of spec section 8, the general error otherwise, and closes', async () => {
