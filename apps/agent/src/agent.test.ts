@@ -102,6 +102,8 @@ describe('SimulatedAgent over STOMP', () => {
     const { fake, agent } = await setUp({}, { speed: 1 });
     agent.start();
     await next(agent, 'workflows');
+    // The running entry's first step, once its file has come (terminated before, it names no step).
+    const stepped = new Promise((resolve) => agent.once('step', resolve));
     fake.command({ command: 'execute', workflowId: 2 });
     fake.command({ command: 'execute', workflowId: 2 });
     fake.command({ command: 'execute', workflowId: 1 });
@@ -119,6 +121,7 @@ describe('SimulatedAgent over STOMP', () => {
     });
     expect(fake.sent('/agent/execution')).toEqual([]);
 
+    await stepped;
     const ended = next<ExecutionReport>(agent, 'execution');
     fake.command({ command: 'terminate', workflowId: 2, queueId: 1 });
     expect(await ended).toMatchObject({
