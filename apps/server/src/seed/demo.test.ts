@@ -28,11 +28,13 @@ let startedAt: number;
 
 // `npm start` seeds the demo on the embedded database only (ARCHITECTURE.md, Demo data); the seed
 // itself is checked on both databases.
+// The whole demo (90 days of runs, 30 of activity) takes its time when `npm test` runs the
+// browser suite beside this one on two cores: three minutes, not the suite's one.
 beforeAll(async () => {
   startedAt = Date.now();
   t = await startTestApp({ DEMO: '1' });
   admin = await t.login(ADMIN.email, ADMIN.password);
-});
+}, 180_000);
 
 afterAll(async () => {
   await t.close();
