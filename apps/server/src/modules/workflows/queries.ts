@@ -19,7 +19,7 @@ export async function ensureTreeRoot(db: Executor, tenantId: string): Promise<Di
   const now = Date.now();
   const [made] = await db
     .insert(directories)
-    .values({ tenantId, parentId: null, name: ROOT_DIRECTORY, idPath: '', updatedAt: now })
+    .values({ tenantId, parentId: null, name: ROOT_DIRECTORY, idPath: '', createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .returning();
   if (!made) return (await findTreeRoot(db, tenantId))!;
