@@ -110,6 +110,12 @@ const aligned = (ago: number) => {
   return at - (at % BUCKET_MS);
 };
 
+/** As `aligned`, moved two hours earlier when the two hours after it would pass a UTC midnight (a test of daily rows). */
+const alignedInDay = (ago: number) => {
+  const at = aligned(ago);
+  return at % DAY_MS > DAY_MS - 2 * HOUR ? at - 2 * HOUR : at;
+};
+
 beforeAll(async () => {
   t = await startTestApp();
   admin = await t.login(ADMIN.email, ADMIN.password);
@@ -130,7 +136,7 @@ describe('/agent/activity', () => {
     const { peer, key, userId } = await agentOf(acme);
     const statusId = await statusOf(acme);
     const taskId = await taskOf(acme, statusId);
-    const base = aligned(3 * HOUR);
+    const base = alignedInDay(3 * HOUR);
     const events: Activity[] = [
       { id: randomUUID(), kind: 'session', start: base, end: null },
       { id: randomUUID(), kind: 'app', start: base + MINUTE, end: base + 21 * MINUTE, application: 'Excel' },
@@ -177,7 +183,7 @@ describe('/agent/activity', () => {
   it('replaces a span sent again: only its end moves, and only later; the rollups add only the extension', async () => {
     const { peer, userId } = await agentOf(acme);
     const tenantId = acme.company.tenantId;
-    const start = aligned(5 * HOUR) + 10 * MINUTE;
+    const start = alignedInDay(5 * HOUR) + 10 * MINUTE;
     const span = { id: randomUUID(), kind: 'app', start, end: null, application: 'Outlook' } as const;
     await sendActivity(peer, [span]);
     await sendActivity(peer, [{ ...span, end: start + 10 * MINUTE }]);
