@@ -221,14 +221,23 @@ async function alertsFrom(input: WidgetInput, from: number): Promise<Alert[]> {
       });
     }
   }
+  return newestNamed(input, alerts, ALERTS_LIMIT);
+}
+
+/** Events with their person's full name, newest first (then name, id, kind), at most `limit`. */
+async function newestNamed<T extends { at: number; userId: number; kind: string }>(
+  input: WidgetInput,
+  events: readonly T[],
+  limit: number,
+): Promise<(T & { name: string })[]> {
   const names = await namesOf(
     input,
-    alerts.map((alert) => alert.userId),
+    events.map((event) => event.userId),
   );
-  return alerts
-    .map((alert) => ({ ...alert, name: names.get(alert.userId) ?? '' }))
+  return events
+    .map((event) => ({ ...event, name: names.get(event.userId) ?? '' }))
     .sort(newestFirst)
-    .slice(0, ALERTS_LIMIT);
+    .slice(0, limit);
 }
 
 export const spanWidgets: WidgetHandlers = {
@@ -373,14 +382,7 @@ export const spanWidgets: WidgetHandlers = {
         label: `Idle for ${minutes(endOf(span, input.now) - span.start)} min${span.end === null ? ' so far' : ''}`,
       })),
     ];
-    const names = await namesOf(
-      input,
-      events.map((event) => event.userId),
-    );
-    return events
-      .map((event) => ({ ...event, name: names.get(event.userId) ?? '' }))
-      .sort(newestFirst)
-      .slice(0, TIMELINE_LIMIT);
+    return newestNamed(input, events, TIMELINE_LIMIT);
   },
 
   async application_timeline(input) {
