@@ -1,6 +1,14 @@
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
-import { credentials, passwordResetKeys, roleAuthorities, sessions, userRoles, users } from '../../db/schema';
+import type { Db, Executor } from '../../db/client';
+import {
+  companies,
+  credentials,
+  passwordResetKeys,
+  roleAuthorities,
+  sessions,
+  userRoles,
+  users,
+} from '../../db/schema';
 
 export async function findLoginByEmail(db: Executor, email: string) {
   const [row] = await db
@@ -43,26 +51,47 @@ export async function deleteExpiredSessions(db: Executor, now: number) {
   await db.delete(sessions).where(lte(sessions.expiresAt, now));
 }
 
-/** One round trip: the session, its user and every authority of the user's roles. */
-export async function findCallerBySessionHash(db: Executor, tokenHash: string, now: number) {
-  const [row] = await db
-    .select({
-      sessionId: sessions.id,
-      expiresAt: sessions.expiresAt,
-      userId: users.id,
-      companyId: users.companyId,
-      tenantId: users.tenantId,
-      authorities: sql<
-        string[]
-      >`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(userRoles, eq(userRoles.userId, users.id))
-    .leftJoin(roleAuthorities, eq(roleAuthorities.roleId, userRoles.roleId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), eq(users.archived, false)))
-    .groupBy(sessions.id, users.id);
-  return row;
+/**
+ * The statements a request runs when its session or tenant is not cached: built once per database
+ * and, on PostgreSQL, prepared once per connection under their names (parsed and planned once, not
+ * on every call). PGlite runs them as ordinary queries. A name is a contract with the connection:
+ * change a statement's text and its name changes with it (the `_v` suffix).
+ */
+export function prepareRequestStatements(db: Db) {
+  return {
+    /** One round trip: the session, its user and every authority of the user's roles. */
+    callerBySessionHash: db
+      .select({
+        sessionId: sessions.id,
+        expiresAt: sessions.expiresAt,
+        userId: users.id,
+        companyId: users.companyId,
+        tenantId: users.tenantId,
+        authorities: sql<
+          string[]
+        >`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(userRoles, eq(userRoles.userId, users.id))
+      .leftJoin(roleAuthorities, eq(roleAuthorities.roleId, userRoles.roleId))
+      .where(
+        and(
+          eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+          eq(users.archived, false),
+        ),
+      )
+      .groupBy(sessions.id, users.id)
+      .prepare('opsdeck_caller_by_session_v1'),
+    /** The company a tenant id names (the provider's `X-Tenant-Id`). */
+    companyByTenant: db
+      .select({ id: companies.id })
+      .from(companies)
+      .where(eq(companies.tenantId, sql.placeholder('tenantId')))
+      .limit(1)
+      .prepare('opsdeck_company_by_tenant_v1'),
+  };
 }
 
 export async function insertResetKey(db: Executor, values: { userId: number; keyHash: string; expiresAt: number }) {

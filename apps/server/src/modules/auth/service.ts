@@ -9,7 +9,6 @@ import type { Mailer } from '../../platform/mail';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../platform/passwords';
 import { Throttle } from '../../platform/throttle';
 import { digest, newSecret } from '../../platform/tokens';
-import { findCompany } from '../companies/queries';
 import * as q from './queries';
 import { resetPasswordMail } from './reset-mail';
 import { SessionCache } from './session-cache';
@@ -36,6 +35,7 @@ export function createAuthService(deps: {
   // Keys are 256 random bits, so guessing is hopeless; an address that keeps asking about keys
   // that do not work is still stopped, like a sign-in that keeps failing.
   const resetKeyFailures = new Throttle(30, FIFTEEN_MINUTES);
+  const statements = q.prepareRequestStatements(db);
 
   async function login(username: string, password: string, address: string): Promise<{ token: string }> {
     const account = username.trim().toLowerCase();
@@ -91,7 +91,7 @@ export function createAuthService(deps: {
 
   async function loadCaller(tokenHash: string, now: number): Promise<Caller | null> {
     const epoch = cache.epoch;
-    const row = await q.findCallerBySessionHash(db, tokenHash, now);
+    const [row] = await statements.callerBySessionHash.execute({ tokenHash, now });
     const caller: Caller | null = row
       ? {
           userId: row.userId,
@@ -117,7 +117,7 @@ export function createAuthService(deps: {
   }
 
   async function loadTenant(tenantId: string, now: number): Promise<number | null> {
-    const companyId = (await findCompany(db, { tenantId }))?.id ?? null;
+    const companyId = (await statements.companyByTenant.execute({ tenantId }))[0]?.id ?? null;
     if (tenants.size > 10_000) tenants.clear();
     tenants.set(tenantId, { companyId, until: now + 5_000 });
     return companyId;

@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresTestDatabase } from '../../../test/database';
+import { createCompany, createUser } from '../../../test/factories';
+import { quietLog } from '../../../test/redis';
+import { prepareData } from '../../boot';
+import { type Config, loadConfig } from '../../config';
+import { type Database, openDatabase } from '../../db/client';
+import { createLocalEventBus } from '../../platform/events';
+import type { Mailer } from '../../platform/mail';
+import { createAuthService } from './service';
+
+// On PostgreSQL whichever TEST_DB runs: prepared statements are a PostgreSQL connection's.
+let owner: Database & { url: string };
+// One connection, so that pg_prepared_statements (a connection's own view) shows what every
+// request ran.
+let single: Database;
+let config: Config;
+beforeAll(async () => {
+  owner = await openPostgresTestDatabase();
+  config = loadConfig({ DATA_DIR: await mkdtemp(path.join(tmpdir(), 'opsdeck-test-')), DEMO: '0' });
+  await prepareData(owner, config);
+  single = await openDatabase({ kind: 'postgres', url: owner.url, poolSize: 1 });
+});
+afterAll(async () => {
+  await single.close();
+  await owner.close();
+  await rm(config.dataDir, { recursive: true, force: true });
+});
+
+const mailer: Mailer = { send: async () => {}, describe: () => 'nowhere' };
+
+describe('the statements every request runs', () => {
+  it('are prepared once on a connection and executed from then on', async () => {
+    const auth = createAuthService({
+      db: single.db,
+      config,
+      mailer,
+      log: quietLog() as unknown as FastifyBaseLogger,
+      events: createLocalEventBus(),
+    });
+    const company = await createCompany(owner.db);
+    const user = await createUser(owner.db, { company });
+    // Each new session is a cache miss: the caller is read from the database every time.
+    const tokens = [];
+    for (let i = 0; i < 5; i += 1) tokens.push((await auth.login(user.email, user.password, '127.0.0.1')).token);
+    for (const token of tokens) expect((await auth.resolveCaller(token))?.userId).toBe(user.id);
+    expect(await auth.resolveTenant(company.tenantId)).toBe(company.id);
+    expect(await auth.resolveTenant('00000000-0000-4000-8000-000000000000')).toBeNull();
+
+    const result = await single.db.execute<{ name: string; runs: number }>(
+      sql`select name, (generic_plans + custom_plans)::int as runs from pg_prepared_statements where name like 'opsdeck_%' order by name`,
+    );
+    expect(result.rows).toEqual([
+      { name: 'opsdeck_caller_by_session_v1', runs: 5 },
+      { name: 'opsdeck_company_by_tenant_v1', runs: 2 },
+    ]);
+  });
+});
