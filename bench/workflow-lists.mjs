@@ -7,15 +7,21 @@
 // The data is seeded by bench/seed-workflows.ts (SQL, then VACUUM ANALYZE). Reports p50/p99 latency
 // per scenario and fails (exit code 1, after the last scenario) if any answer is not 2xx.
 // `node bench/workflow-lists.mjs` (or `npm run workflow-lists -w bench`); BENCH_WORKFLOWS,
-// BENCH_RATE, BENCH_SECONDS, BENCH_DATABASE_URL change the defaults, BENCH_BACKENDS=postgres or
-// =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios whose name contains it.
+// BENCH_RATE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_DATABASE_URL change the defaults,
+// BENCH_BACKENDS=postgres or =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios
+// whose name contains it. Issue 18's bar is BENCH_RATE=500 (docs/performance.md): the rate each
+// scenario achieved is reported beside its latency, since a server that cannot keep up answers
+// fewer requests a second rather than slower ones alone.
 import { spawnSync } from 'node:child_process';
-import { loadAverage, onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import autocannon from 'autocannon';
+import { loadAverage, onEachBackend, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 
 const workflowsCount = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const duration = Number(process.env.BENCH_SECONDS ?? 20);
 const only = process.env.BENCH_ONLY ?? '';
+/** Enough connections that 500 req/s is not capped by one request at a time per connection. */
+const connections = Number(process.env.BENCH_CONNECTIONS ?? Math.max(10, Math.ceil(rate / 10)));
 const port = 8297;
 const head = { email: 'head@bench.test', password: 'bench-password' };
 const DAY = 86_400_000;
@@ -60,6 +66,49 @@ const SCENARIOS = [
 /** @type {string[]} */
 const failures = [];
 
+/**
+ * One scenario: a probe until the server has drained the previous one (as `paceScenario` in
+ * lib.mjs), the probe's page checked, then `rate` requests a second over `connections` for
+ * `duration` s. Prints the total, p50/p99 and the rate achieved against the rate asked.
+ * @param {{ label: string, name: string, url: string, body: string, headers: Record<string, string>, check: (page: any) => string | null }} scenario
+ */
+async function pace({ label, name, url, body, headers, check }) {
+  const title = name.padEnd(44);
+  const send = () => fetch(url, { method: 'POST', headers, body });
+  let probe = await send();
+  let text = await probe.text();
+  for (let previous = Number.POSITIVE_INFINITY, tries = 0; probe.ok && tries < 10; tries += 1) {
+    const sent = performance.now();
+    probe = await send();
+    text = await probe.text();
+    const took = performance.now() - sent;
+    if (took >= previous * 0.8) break;
+    previous = took;
+  }
+  if (!probe.ok) {
+    failures.push(`${label}, ${name}: ${probe.status} ${text.slice(0, 200)}`);
+    console.log(`  ${title} FAILED: ${probe.status} ${text.slice(0, 200)}`);
+    return;
+  }
+  const page = JSON.parse(text);
+  const wrong = check(page);
+  if (wrong) failures.push(`${label}, ${name}: ${wrong}`);
+  const result = await autocannon({ url, method: 'POST', body, connections, overallRate: rate, duration, headers });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) {
+    failures.push(
+      `${label}, ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} ` +
+        `timeouts (status codes ${JSON.stringify(result.statusCodeStats)})`,
+    );
+  }
+  const achieved = result.requests.total / duration;
+  console.log(
+    `  ${title} total ${String(page.total).padStart(6)}   ` +
+      `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
+      `${achieved.toFixed(0)} of ${rate} req/s${bad > 0 ? `   FAILED: ${bad} not 2xx` : ''}`,
+  );
+}
+
 /** @param {Record<string, string>} env */
 function seed(env) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/seed-workflows.ts'], {
@@ -89,20 +138,16 @@ async function measureBackend(label, env) {
     const headers = await signedInHeaders(port, head);
     const url = `http://127.0.0.1:${port}/api/directory/view`;
     console.log(
-      `\n${label}: ${workflowsCount} workflows in '${dir}', ${rate} req/s for ${duration} s, 10 connections; ` +
+      `\n${label}: ${workflowsCount} workflows in '${dir}', ${rate} req/s for ${duration} s, ${connections} connections; ` +
         `load average ${loadAverage()}`,
     );
     for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
-      await paceScenario({
+      await pace({
         label,
         name: scenario.name,
         url,
-        method: 'POST',
         body: JSON.stringify({ size: 10, ...scenario.body }),
         headers,
-        rate,
-        duration,
-        failures,
         check: (page) =>
           page.items.length === Math.min(10, Math.max(0, page.total - (page.page - 1) * 10))
             ? null
