@@ -162,6 +162,39 @@ describe('SimulatedAgent over STOMP', () => {
     });
   });
 
+  it('sends a report the server refused for now again, on the same connection, until it is receipted', async () => {
+    const { fake, agent } = await setUp({}, { reportRetry: { firstMs: 20, maxMs: 40 } });
+    let refusals = 0;
+    // The database away for three sends of the report: ERROR_SERVICE_UNAVAILABLE, no receipt.
+    fake.setRefusal((destination) =>
+      destination === '/agent/execution' && refusals++ < 3 ? 'ERROR_SERVICE_UNAVAILABLE' : undefined,
+    );
+    agent.start();
+    await next(agent, 'workflows');
+    const receipted = next<string>(agent, 'receipted');
+    const report = await new Promise<ExecutionReport>((resolve) => {
+      agent.once('execution', resolve);
+      agent.execute(1);
+    });
+    expect(await receipted).toBe(report.id);
+    expect(fake.sent('/agent/execution').map((item) => item.id)).toEqual([report.id, report.id, report.id, report.id]);
+    expect(fake.frames.filter((frame) => frame.command === 'CONNECT')).toHaveLength(1);
+    expect(agent.snapshot().pendingReports).toBe(0);
+  });
+
+  it("drops a report the server refuses for good (the workflow is not the company's)", async () => {
+    const { fake, agent, lines } = await setUp({}, { reportRetry: { firstMs: 20, maxMs: 40 } });
+    fake.setRefusal((destination) => (destination === '/agent/execution' ? 'ERROR_WORKFLOW_NOT_EXIST' : undefined));
+    agent.start();
+    await next(agent, 'workflows');
+    const refused = new Promise((resolve) => agent.once('refusal', resolve));
+    agent.execute(1);
+    expect(await refused).toMatchObject({ destination: '/agent/execution', key: 'ERROR_WORKFLOW_NOT_EXIST' });
+    expect(agent.snapshot().pendingReports).toBe(0);
+    expect(fake.sent('/agent/execution')).toHaveLength(1);
+    expect(lines.some((line) => line.includes('refused: ERROR_WORKFLOW_NOT_EXIST'))).toBe(true);
+  });
+
   it('reports a refused CONNECT by its key and waits long before trying again', async () => {
     const { agent } = await setUp({ refuse: 'ERROR_LICENSE_KEY_INVALIDATED' });
     const closed = new Promise<{ refusal: string | null; retryInMs: number | null }>((resolve) =>

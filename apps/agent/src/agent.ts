@@ -24,6 +24,7 @@ import { ActivityReporter } from './activity-reporter';
 import { reconnectDelay } from './backoff';
 import { maskKey } from './license-file';
 import { AgentQueue, type QueueDiff } from './queue';
+import { ReportOutbox } from './report-outbox';
 import { type RunOutcome, realSleep, runSteps, type Sleep, stepLabel, TERMINATED_MESSAGE } from './runner';
 import { type PlannedSpan, planWorkdays, type Workdays } from './workday';
 
@@ -66,6 +67,8 @@ export interface AgentOptions {
   workdays?: Workdays;
   /** Spans of a plan that started before the agent did are sent if at most this old (default a day). */
   activityCatchUpMs?: number;
+  /** The back-off between sends of a report the server refused for now (default 1 s doubling to 30 s). */
+  reportRetry?: { firstMs: number; maxMs: number };
 }
 
 /** What the agent tells listeners (tests, benches, the fleet). */
@@ -102,8 +105,6 @@ export interface AgentSnapshot {
 
 /** A connection that held this long resets the back-off, so flapping does not reconnect every second. */
 const STABLE_CONNECTION_MS = 30_000;
-/** Each report is sent on at most this many connections; one the server refuses every time is then dropped. */
-const MAX_REPORT_SENDS = 10;
 const HEART_BEAT_MS = 10_000;
 /** setTimeout's longest delay (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -136,7 +137,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
   private readonly queue: AgentQueue;
   private readonly workflows = new Map<number, AgentWorkflow>();
   private readonly files = new Map<number, RaxStep[]>();
-  private readonly pending = new Map<string, { report: ExecutionReport; sends: number }>();
+  private readonly reports: ReportOutbox;
   private readonly activity: ActivityReporter;
   private client: Client | undefined;
   private connectedAt: number | null = null;
@@ -174,6 +175,18 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
     this.queue = new AgentQueue(this.now);
+    this.reports = new ReportOutbox(
+      { send: (report, onReceipt) => this.sendReport(report, onReceipt) },
+      {
+        random: this.random,
+        retry: options.reportRetry,
+        log: (level, message) => this.log(level, message),
+        onReceipted: (reportId) => {
+          this.log('debug', `execution report ${reportId} receipted`);
+          this.emit('receipted', reportId);
+        },
+      },
+    );
     this.activity = new ActivityReporter(
       { send: (events, onReceipt) => this.sendActivity(events, onReceipt) },
       { now: this.now, catchUpMs: options.activityCatchUpMs, log: (message) => this.log('warn', message) },
@@ -189,7 +202,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
       connected: this.connected,
       workflows: [...this.workflows.values()].map((workflow) => ({ ...workflow })),
       queue: this.queue.list(),
-      pendingReports: this.pending.size,
+      pendingReports: this.reports.size,
       openSpans: this.activity.openSpans,
       pendingSpans: this.activity.pendingSpans,
       lastRefusal: this.lastRefusal,
@@ -231,6 +244,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
   async stop(): Promise<void> {
     this.stopped = true;
     this.activity.stop();
+    this.reports.stop();
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.selfStartTimer);
     this.current?.controller.abort('Agent stopped');
@@ -329,7 +343,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     client.subscribe(DESTINATIONS.errors, (message) => this.onRefusal(message));
     // A new session knows nothing of our queue: tell it all, then the reports it has not receipted.
     if (this.queue.size > 0) this.publishQueue(this.queue.announce());
-    for (const item of this.pending.values()) this.sendReport(item);
+    this.reports.onConnected();
     // Activity not receipted yet, and every span still open (the server ended them when we went).
     this.activity.onConnected();
     this.emit('connected');
@@ -339,6 +353,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     if (client !== this.client) return;
     this.client = undefined;
     void client.deactivate();
+    this.reports.onDisconnected();
     const wasConnected = this.connectedAt !== null;
     if (wasConnected && this.now() - this.connectedAt! >= STABLE_CONNECTION_MS) this.attempt = 0;
     this.connectedAt = null;
@@ -420,6 +435,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
       message: String(body?.message ?? ''),
     };
     this.log('warn', `server refused ${refusal.destination}: ${refusal.key}`);
+    if (refusal.destination === DESTINATIONS.agentExecution) this.reports.onRefusal(refusal.key);
     this.emit('refusal', refusal);
   }
 
@@ -481,9 +497,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
       outcome.statusType === 'success' ? 'info' : 'warn',
       `"${entry.name}" ended ${outcome.statusType} after ${seconds} s${outcome.errorMessage ? `: ${outcome.errorActivity ?? '-'}: ${outcome.errorMessage}` : ''}`,
     );
-    const item = { report, sends: 0 };
-    this.pending.set(report.id, item);
-    this.sendReport(item);
+    this.reports.add(report);
     this.emit('execution', report);
 
     const known = this.workflows.get(entry.workflowId);
@@ -496,23 +510,13 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     this.publish(DESTINATIONS.agentWorkflowUpdates, { updated: [workflow] });
   }
 
-  /** Sends a report asking for a receipt; it stays pending (and is sent again after a reconnect) until receipted. */
-  private sendReport(item: { report: ExecutionReport; sends: number }) {
+  /** One report asking for a receipt (the outbox keeps it, and sends it again, until that comes). */
+  private sendReport(report: ExecutionReport, onReceipt: () => void): boolean {
     const client = this.client;
-    if (!client?.connected) return;
-    if (item.sends >= MAX_REPORT_SENDS) {
-      this.pending.delete(item.report.id);
-      this.log('warn', `dropped execution report ${item.report.id}: never receipted in ${MAX_REPORT_SENDS} sends`);
-      return;
-    }
-    item.sends += 1;
-    const receipt = `execution-${item.report.id}`;
-    client.watchForReceipt(receipt, () => {
-      this.pending.delete(item.report.id);
-      this.log('debug', `execution report ${item.report.id} receipted`);
-      this.emit('receipted', item.report.id);
-    });
-    this.publish(DESTINATIONS.agentExecution, item.report, { receipt });
+    if (!client?.connected) return false;
+    const receipt = `execution-${report.id}`;
+    client.watchForReceipt(receipt, onReceipt);
+    return this.publish(DESTINATIONS.agentExecution, report, { receipt });
   }
 
   /** One frame of activity spans with a receipt (the reporter keeps them pending until it comes). */

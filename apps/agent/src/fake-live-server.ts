@@ -21,6 +21,8 @@ export async function startFakeServer(options: { refuse?: string; receipts?: boo
   const sockets = new Set<WebSocket>();
   const downloads: Record<string, string | undefined>[] = [];
   let receipts = options.receipts ?? true;
+  /** Answers each SEND on a destination with a refusal (its key) instead of a receipt, while it answers one. */
+  let refuseSend: ((destination: string) => string | undefined) | undefined;
   const files = new Map<number, Uint8Array>([
     [
       1,
@@ -103,8 +105,11 @@ export async function startFakeServer(options: { refuse?: string; receipts?: boo
         } else if (command === 'DISCONNECT') {
           if (headers.receipt) send(socket, 'RECEIPT', { 'receipt-id': headers.receipt });
           socket.close();
-        } else if (command === 'SEND' && headers.receipt && receipts) {
-          send(socket, 'RECEIPT', { 'receipt-id': headers.receipt });
+        } else if (command === 'SEND') {
+          const refusal = refuseSend?.(headers.destination ?? '');
+          if (refusal) {
+            message(socket, '/user/topic/errors', { destination: headers.destination, key: refusal, message: refusal });
+          } else if (headers.receipt && receipts) send(socket, 'RECEIPT', { 'receipt-id': headers.receipt });
         }
       }
     });
@@ -123,6 +128,10 @@ export async function startFakeServer(options: { refuse?: string; receipts?: boo
     command: (body: unknown) => [...sockets].some((socket) => message(socket, '/user/queue/commands', body)),
     setReceipts: (on: boolean) => {
       receipts = on;
+    },
+    /** Refuses SENDs as the server does (a message on /user/topic/errors, no receipt) with the key this answers. */
+    setRefusal: (refusal: ((destination: string) => string | undefined) | undefined) => {
+      refuseSend = refusal;
     },
     dropConnections: () => {
       for (const socket of sockets) socket.terminate();
