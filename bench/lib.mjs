@@ -257,11 +257,11 @@ export async function signedInHeaders(port, user) {
  * One scenario of a list benchmark: first probes one request at a time until the server has
  * drained what a previous scenario left (a probe no faster than the one before, at most 10:
  * on PGlite one query runs at a time), then sends `rate` requests a second for `duration` seconds
- * over 10 connections and prints the page's total, p50, p99 and the rate kept. A failure (an
+ * over `connections` connections (10 unless said; a rate of hundreds needs more) and prints the page's total, p50, p99 and the rate kept. A failure (an
  * answer other than 2xx, or what `check` says of the first page) goes to `failures`.
  * @param {{ label: string, name: string, url: string, method?: 'GET' | 'POST', body?: string,
- *   headers: Record<string, string>, rate: number, duration: number, failures: string[],
- *   check?: (page: any) => string | null }} scenario
+ *   headers: Record<string, string>, rate: number, duration: number, connections?: number,
+ *   failures: string[], check?: (page: any) => string | null }} scenario
  */
 export async function paceScenario({
   label,
@@ -272,6 +272,7 @@ export async function paceScenario({
   headers,
   rate,
   duration,
+  connections = 10,
   failures,
   check,
 }) {
@@ -295,7 +296,7 @@ export async function paceScenario({
   const page = JSON.parse(text);
   const wrong = check?.(page);
   if (wrong) failures.push(`${label}, ${name}: ${wrong}`);
-  const result = await autocannon({ url, method, body, connections: 10, overallRate: rate, duration, headers });
+  const result = await autocannon({ url, method, body, connections, overallRate: rate, duration, headers });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) {
     failures.push(

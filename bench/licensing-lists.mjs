@@ -5,17 +5,20 @@
 // the provider administrator (who sees every company and every account). Reports p50/p99 latency
 // per scenario and fails (exit code 1, after the last scenario) if any answer is not 2xx.
 // `node bench/licensing-lists.mjs` (or `npm run licensing-lists -w bench`); BENCH_COMPANIES,
-// BENCH_ACCOUNTS, BENCH_RATE, BENCH_SECONDS, BENCH_DATABASE_URL change the defaults,
-// BENCH_BACKENDS=postgres or =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios
-// whose name contains the text.
+// BENCH_ACCOUNTS, BENCH_RATE, BENCH_SECONDS, BENCH_CONNECTIONS (default: one per 5 req/s, at
+// least 10), BENCH_DATABASE_URL change the defaults, BENCH_BACKENDS=postgres or =pglite runs one of
+// the two, and BENCH_ONLY=<text>[|<text>…] only the scenarios whose name contains one of the texts.
+// autocannon runs in this process, on the same cores as the server: at 500 req/s it takes a
+// share of them (docs/performance.md, "Lists at 500 requests a second").
 import { spawnSync } from 'node:child_process';
-import { onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import { loadAverage, onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 
 const companiesCount = Number(process.env.BENCH_COMPANIES ?? 10_000);
 const accountsCount = Number(process.env.BENCH_ACCOUNTS ?? 200_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const duration = Number(process.env.BENCH_SECONDS ?? 20);
-const only = process.env.BENCH_ONLY ?? '';
+const connections = Number(process.env.BENCH_CONNECTIONS ?? Math.max(10, Math.ceil(rate / 5)));
+const only = (process.env.BENCH_ONLY ?? '').split('|');
 const port = 8294;
 const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
 
@@ -95,9 +98,9 @@ async function measureBackend(label, env) {
     const auth = await signedInHeaders(port, admin);
     console.log(
       `\n${label}: ${companiesCount} companies, ${accountsCount} accounts, ${rate} req/s for ${duration} s, ` +
-        '10 connections',
+        `${connections} connections (${new Date().toISOString()}, load ${loadAverage()})`,
     );
-    for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
+    for (const scenario of SCENARIOS.filter((entry) => only.some((text) => entry.name.includes(text)))) {
       await paceScenario({
         label,
         name: scenario.name,
@@ -105,9 +108,11 @@ async function measureBackend(label, env) {
         headers: auth,
         rate,
         duration,
+        connections,
         failures,
       });
     }
+    console.log(`  (${new Date().toISOString()}, load ${loadAverage()})`);
   } finally {
     await server.stop();
   }

@@ -1,20 +1,22 @@
 // @ts-check
 // The users list with 100,000 users in one company: a page of 10, sorted and searched, at a
-// fixed request rate (autocannon's overallRate), on PostgreSQL and on the embedded PGlite.
-// Reports p50/p99 latency. `node bench/users-list.mjs` (BENCH_USERS, BENCH_RATE, BENCH_SECONDS,
-// BENCH_DATABASE_URL to change the defaults).
+// fixed request rate (autocannon's overallRate), on PostgreSQL and on the embedded PGlite, signed
+// in as the company's head. Reports p50/p99 latency and the rate the server kept, per scenario,
+// and fails (exit code 1, after the last scenario) if any answer is not 2xx.
+// `node bench/users-list.mjs` (or `npm run users-list -w bench`); BENCH_USERS, BENCH_RATE,
+// BENCH_SECONDS, BENCH_CONNECTIONS (default: one per 5 req/s, at least 10), BENCH_DATABASE_URL
+// change the defaults, BENCH_BACKENDS=postgres or =pglite runs one of the two, and
+// BENCH_ONLY=<text>[|<text>…] only the scenarios whose name contains one of the texts.
+// autocannon runs in this process, on the same cores as the server: at 500 req/s it takes a
+// share of them (docs/performance.md, "Lists at 500 requests a second").
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { root, startServer, waitFor } from './lib.mjs';
+import { loadAverage, onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 
 const usersCount = Number(process.env.BENCH_USERS ?? 100_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const duration = Number(process.env.BENCH_SECONDS ?? 20);
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const connections = Number(process.env.BENCH_CONNECTIONS ?? Math.max(10, Math.ceil(rate / 5)));
+const only = (process.env.BENCH_ONLY ?? '').split('|');
 const port = 8293;
 const head = { email: 'head@bench.test', password: 'bench-password' };
 
@@ -27,6 +29,9 @@ const SCENARIOS = [
   { name: 'searched "an" (most users), by name', query: 'page=1&size=10&sort=fullName,asc&search=an' },
   { name: 'page 500, sorted by role', query: 'page=500&size=10&sort=role,asc' },
 ];
+
+/** @type {string[]} */
+const failures = [];
 
 /** @param {Record<string, string>} env */
 function seed(env) {
@@ -47,51 +52,32 @@ async function measureBackend(label, env) {
   const server = startServer({ port, env: { ...env, DEMO: '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-admin' } });
   try {
     await waitFor(`http://127.0.0.1:${port}/api/health`);
-    const headers = { 'x-app-key': 'opsdeck-console', 'content-type': 'application/json' };
-    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ username: head.email, password: head.password }),
-    });
-    const { token } = await login.json();
-    const auth = { 'x-app-key': 'opsdeck-console', 'x-auth-token': token };
-    console.log(`\n${label}: ${usersCount} users, ${rate} req/s for ${duration} s, 10 connections`);
-    for (const scenario of SCENARIOS) {
-      const url = `http://127.0.0.1:${port}/api/user/get-user-list?${scenario.query}`;
-      const probe = await fetch(url, { headers: auth });
-      const body = await probe.json();
-      if (!probe.ok) throw new Error(`${url}: ${probe.status} ${JSON.stringify(body)}`);
-      const result = await autocannon({ url, connections: 10, overallRate: rate, duration, headers: auth });
-      if (result.non2xx > 0) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers`);
-      console.log(
-        `  ${scenario.name.padEnd(42)} total ${String(body.total).padStart(6)}   ` +
-          `p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ` +
-          `${result.requests.average.toFixed(1)} req/s`,
-      );
+    const auth = await signedInHeaders(port, head);
+    console.log(
+      `\n${label}: ${usersCount} users, ${rate} req/s for ${duration} s, ${connections} connections ` +
+        `(${new Date().toISOString()}, load ${loadAverage()})`,
+    );
+    for (const scenario of SCENARIOS.filter((entry) => only.some((text) => entry.name.includes(text)))) {
+      await paceScenario({
+        label,
+        name: scenario.name,
+        url: `http://127.0.0.1:${port}/api/user/get-user-list?${scenario.query}`,
+        headers: auth,
+        rate,
+        duration,
+        connections,
+        failures,
+      });
     }
+    console.log(`  (${new Date().toISOString()}, load ${loadAverage()})`);
   } finally {
     await server.stop();
   }
 }
 
-// PostgreSQL: a database of its own on the machine's server, dropped afterwards.
-const name = `opsdeck_bench_${Date.now()}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${name}`;
-try {
-  await measureBackend('PostgreSQL', { DATABASE_URL: databaseUrl.toString() });
-} finally {
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
-}
+await onEachBackend('users', measureBackend);
 
-// PGlite: a fresh data directory, seeded before the server opens it (one process at a time).
-const pgliteDir = mkdtempSync(path.join(tmpdir(), 'opsdeck-bench-users-'));
-try {
-  await measureBackend('PGlite', { DATA_DIR: pgliteDir });
-} finally {
-  rmSync(pgliteDir, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.error(`\n${failures.length} scenario(s) had answers other than 2xx:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
 }
