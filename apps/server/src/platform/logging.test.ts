@@ -1,7 +1,12 @@
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { RequestLog, requestLogger } from './logging';
+import { until } from '../../test/redis';
+import { createLogDestination, RequestLog, requestLogger } from './logging';
 
 function appWithLog() {
   const lines: Record<string, unknown>[] = [];
@@ -47,5 +52,26 @@ describe('the request log', () => {
     const said = lines.find((line) => line.msg === 'something to say');
     const request = lines.find((line) => line.msg === 'request');
     expect(said).toMatchObject({ step: 1, level: 40, reqId: request?.reqId });
+  });
+});
+
+describe('the log destination', () => {
+  it('hands on every line whole and in order, those of one turn together', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'opsdeck-log-'));
+    const file = path.join(dir, 'log');
+    const fd = openSync(file, 'w');
+    try {
+      const destination = createLogDestination(fd);
+      // More than the 4 KiB batch in one turn: written without waiting for the one-second flush.
+      const lines = Array.from({ length: 200 }, (_, i) => `${JSON.stringify({ n: i, pad: 'x'.repeat(40) })}\n`);
+      for (const line of lines) destination.write(line);
+      await until(() => readFileSync(file, 'utf8').length >= 4096, 5_000, 'the batch written');
+      const written = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      expect(written.length).toBeGreaterThan(0);
+      expect(written).toEqual(lines.slice(0, written.length).map((line) => line.trim()));
+    } finally {
+      closeSync(fd);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

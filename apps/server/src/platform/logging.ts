@@ -39,11 +39,24 @@ export const loggerSerializers = {
  * Log lines are written in batches of about 4 KiB rather than one system call each: a line per
  * request otherwise cost a quarter of the throughput of a cached session check
  * (docs/performance.md). What is buffered is flushed every second and when the process exits.
+ *
+ * The lines of one event-loop turn reach that buffer as one string: sonic-boom measures the byte
+ * length of its whole pending buffer on every write (flattening the string it appends to), which
+ * cost several microseconds a line under load. Lines keep their order; a turn's lines are handed
+ * on in the `setImmediate` after it, before any timer or I/O of the next.
  */
-export function createLogDestination() {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+export function createLogDestination(fd = 1) {
+  const destination = pino.destination({ dest: fd, sync: false, minLength: 4096 });
+  let turn: string[] = [];
+  function handOn() {
+    if (turn.length === 0) return;
+    const lines = turn.length === 1 ? turn[0]! : turn.join('');
+    turn = [];
+    destination.write(lines);
+  }
   setInterval(() => {
     try {
+      handOn();
       destination.flush();
     } catch {
       // Closed at shutdown: nothing left to write.
@@ -51,12 +64,17 @@ export function createLogDestination() {
   }, 1000).unref();
   process.once('exit', () => {
     try {
+      handOn();
       destination.flushSync();
     } catch {
       // Not open yet or already closed: nothing is buffered.
     }
   });
-  return destination;
+  return {
+    write(line: string) {
+      if (turn.push(line) === 1) setImmediate(handOn);
+    },
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { createCompany, createUser } from '../../../test/factories';
 import { quietLog } from '../../../test/redis';
 import { prepareData } from '../../boot';
 import { type Config, loadConfig } from '../../config';
-import { type Database, openDatabase } from '../../db/client';
+import { type Database, openDatabase, selectRows } from '../../db/client';
 import { createLocalEventBus } from '../../platform/events';
 import type { Mailer } from '../../platform/mail';
 import { createAuthService } from './service';
@@ -52,10 +52,11 @@ describe('the statements every request runs', () => {
     expect(await auth.resolveTenant(company.tenantId)).toBe(company.id);
     expect(await auth.resolveTenant('00000000-0000-4000-8000-000000000000')).toBeNull();
 
-    const result = await single.db.execute<{ name: string; runs: number }>(
+    const prepared = await selectRows<{ name: string; runs: number }>(
+      single.db,
       sql`select name, (generic_plans + custom_plans)::int as runs from pg_prepared_statements where name like 'opsdeck_%' order by name`,
     );
-    expect(result.rows).toEqual([
+    expect(prepared).toEqual([
       { name: 'opsdeck_caller_by_session_v1', runs: 5 },
       { name: 'opsdeck_company_by_tenant_v1', runs: 2 },
     ]);
