@@ -2,6 +2,7 @@ import type { UserSortField } from '@opsdeck/contract/users';
 import { and, asc, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { companies, departments, roleAuthorities, roles, sessions, userRoles, users } from '../../db/schema';
+import { type Anchor, anchorsQuery, pastAnchor } from '../../platform/list-anchors';
 import { likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
 import { completeName } from './names';
@@ -55,15 +56,28 @@ const fullNameKey = sql`lower(${users.firstName} || ' ' || ${users.lastName})`;
 export async function resolveUserScope(db: Executor, scope: TenantScope, search: string | undefined) {
   if (!search) return { scope } satisfies UserScope;
   const pattern = likePattern(search);
-  const named = (table: typeof departments | typeof companies | typeof roles) =>
-    db
-      .select({ id: table.id })
-      .from(table)
-      .where(and(sql`lower(${table.name}) like ${pattern}`, inScope(table.tenantId, scope)))
-      .then((rows) => rows.map((row) => row.id));
-  const [departmentIds, companyIds, roleIds] = [await named(departments), await named(companies), await named(roles)];
-  return { scope, search: { pattern, departmentIds, companyIds, roleIds } } satisfies UserScope;
+  // One round trip for the three small tables: a search is as frequent as a page.
+  const named = (kind: string, table: typeof departments | typeof companies | typeof roles) =>
+    sql`select ${kind}::text as kind, ${table.id} as id from ${table}
+      where ${and(sql`lower(${table.name}) like ${pattern}`, inScope(table.tenantId, scope))}`;
+  const rows = await selectRows<{ kind: string; id: number }>(
+    db,
+    sql`${named('department', departments)} union all ${named('company', companies)} union all ${named('role', roles)}
+      order by kind, id`,
+  );
+  const ids = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => Number(row.id));
+  return {
+    scope,
+    search: { pattern, departmentIds: ids('department'), companyIds: ids('company'), roleIds: ids('role') },
+  } satisfies UserScope;
 }
+
+/**
+ * What makes two resolved scopes list the same users, as the list's count and anchors are kept
+ * under (platform/list-counts.ts): the search's pattern and the ids it resolved to, so that a
+ * department, company or role renamed (or gone) changes the key rather than needing an event.
+ */
+export const filterKey = (scope: UserScope) => scope.search ?? null;
 
 /** The WHERE of the users list for a resolved scope. */
 export function scopeCondition(scope: UserScope): SQL {
@@ -109,6 +123,7 @@ export function pageUserIdsQuery(
   limit: number,
   offset: number,
   collectFirst = false,
+  after?: Anchor,
 ): SQL {
   // Inside one company every row has the same company: the rows are in the order of their names.
   const field = sort.field === 'company' && scope.scope.kind === 'one' ? 'fullName' : sort.field;
@@ -121,7 +136,9 @@ export function pageUserIdsQuery(
     .$dynamic();
   if (join === 'department') query = query.leftJoin(departments, eq(departments.id, users.departmentId));
   if (join === 'company') query = query.leftJoin(companies, eq(companies.id, users.companyId));
-  const candidates = query.where(scopeCondition(scope));
+  const candidates = query.where(
+    after ? and(scopeCondition(scope), pastAnchor(key, users.id, after, sort.direction)) : scopeCondition(scope),
+  );
   // Users without a department (or company, or role) come last both ways, and users who share
   // one by name, then id (the role indexes hold that order). The full name and the e-mail are
   // never null: their plain order, ties broken by id, lets an index serve both directions.
@@ -139,6 +156,28 @@ export function pageUserIdsQuery(
     .limit(limit)
     .offset(offset)
     .getSQL();
+}
+
+/**
+ * The orders a deep page seeks from anchors (platform/list-anchors.ts): keys never null, ties by
+ * id in the same direction. The others stay on OFFSET: the role order walks a small index per
+ * page, and the department and company orders are those of a few thousand rows at most in practice.
+ */
+export const ANCHORED_SORTS: ReadonlySet<UserSortField> = new Set(['fullName', 'email']);
+
+/** Every ANCHOR_SPACING-th user of an anchored order (see ANCHORED_SORTS). */
+export async function userAnchors(
+  db: Executor,
+  scope: UserScope,
+  sort: { field: UserSortField; direction: 'asc' | 'desc' },
+): Promise<Anchor[]> {
+  const rows = db
+    .select({ sortKey: sql`${SORT_KEYS[sort.field].key}`.as('sort_key'), id: users.id })
+    .from(users)
+    .where(scopeCondition(scope))
+    .getSQL();
+  const anchors = await selectRows<Anchor>(db, anchorsQuery(rows, sort.direction));
+  return anchors.map((anchor) => ({ key: anchor.key, id: Number(anchor.id) }));
 }
 
 /**

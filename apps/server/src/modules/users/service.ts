@@ -7,7 +7,9 @@ import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
-import type { EventBus } from '../../platform/events';
+import type { EventBus, Resource } from '../../platform/events';
+import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-anchors';
+import { createListCounts, ListCache } from '../../platform/list-counts';
 import { hashPassword } from '../../platform/passwords';
 import { inIdOrder } from '../../platform/search';
 import { oneTenant, scopeOf } from '../../platform/tenancy';
@@ -21,6 +23,13 @@ import * as q from './queries';
 
 /** Up to this many matches, a search's page is sorted from its matches (measured: bench/users-list.mjs). */
 const COLLECT_FIRST_LIMIT = 5000;
+
+/**
+ * What the users list's count and anchors depend on: the users themselves (registered, edited,
+ * archived, deleted with their company) and their roles (a role deleted takes its grants). Names
+ * the search matches in departments, companies and roles are part of the key instead (filterKey).
+ */
+const LIST_DEPENDS_ON: readonly Resource[] = ['users', 'roles', 'companies'];
 
 function toUser(row: q.UserRow, groups: { id: number; name: string }[], viewerId: number): User {
   return {
@@ -67,6 +76,9 @@ export type UsersService = ReturnType<typeof createUsersService>;
 
 export function createUsersService(deps: { db: Db; events: EventBus }) {
   const { db, events } = deps;
+  /** The list's exact totals and deep pages' anchors (docs/performance.md, "Lists at 500 requests a second"). */
+  const counts = createListCounts(events, LIST_DEPENDS_ON);
+  const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
 
   async function currentUserProfile(userId: number): Promise<CurrentUserProfile> {
     const row = await q.findProfile(db, userId);
@@ -103,11 +115,18 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
     const parsed = parseSort(query.sort);
     const sort = { field: (parsed?.field ?? 'fullName') as UserSortField, direction: parsed?.direction ?? 'asc' };
     const offset = (query.page - 1) * query.size;
-    const total = await q.countUsers(db, scope);
+    const filter = q.filterKey(scope);
+    const total = await counts.get(scope.scope, filter, () => q.countUsers(db, scope));
     // The count tells how to fetch the page: nothing past the end, and a rare search's matches
     // collected before sorting (see pageUserIdsQuery).
     const collectFirst = scope.search !== undefined && total <= COLLECT_FIRST_LIMIT;
-    const ids = offset < total ? await q.pageUserIds(db, scope, sort, query.size, offset, collectFirst) : [];
+    // A deep page of an anchored order seeks past the nearest anchor instead of skipping rows.
+    const seek =
+      offset >= ANCHOR_SPACING && offset < total && !collectFirst && q.ANCHORED_SORTS.has(sort.field)
+        ? seekFrom(await anchors.get(scope.scope, { filter, sort }, () => q.userAnchors(db, scope, sort)), offset)
+        : { after: undefined, skip: offset };
+    const ids =
+      offset < total ? await q.pageUserIds(db, scope, sort, query.size, seek.skip, collectFirst, seek.after) : [];
     const found = ids.length ? await usersWhere(caller, q.byIds(ids)) : [];
     return { items: inIdOrder(ids, found), total, page: query.page, size: query.size };
   }
@@ -201,6 +220,7 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
       }
       throw error;
     }
+    events.publish({ resource: 'users', kind: 'created', ids: [id], tenantId: company.tenantId });
     return get({ ...caller, tenantId: company.tenantId }, id);
   }
 
@@ -226,7 +246,8 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
       });
       if (rolesChanged) await q.replaceUserRoles(tx, id, groups);
     });
-    if (rolesChanged) events.publish({ resource: 'users', kind: 'updated', ids: [id], tenantId: user.tenantId });
+    // Said for every edit: the lists' searched counts read the names (and the department).
+    events.publish({ resource: 'users', kind: 'updated', ids: [id], tenantId: user.tenantId });
     return get(caller, id);
   }
 
