@@ -86,20 +86,10 @@ export async function lockSpans(
 }
 
 /** What a write does to one span: insert it, or move its end (and who set it). */
-export type SpanWrite = {
+export type SpanWrite = StoredSpan & {
   op: 'insert' | 'update';
-  id: string;
-  tenantId: string;
   companyId: number | null;
-  accountId: number | null;
   userId: number | null;
-  kind: ActivityKind;
-  startedAt: number;
-  endedAt: number | null;
-  application: string | null;
-  statusId: number | null;
-  taskId: number | null;
-  endedByServer: boolean;
   /** The span's time in the rollups before this write: its end then, or its start (none) for a new or open one. */
   rolledFrom: number;
 };

@@ -224,20 +224,25 @@ async function alertsFrom(input: WidgetInput, from: number): Promise<Alert[]> {
   return newestNamed(input, alerts, ALERTS_LIMIT);
 }
 
+/** The rows with their person's full name ('' for a person removed since). */
+async function named<T extends { userId: number }>(
+  input: WidgetInput,
+  rows: readonly T[],
+): Promise<(T & { name: string })[]> {
+  const names = await namesOf(
+    input,
+    rows.map((row) => row.userId),
+  );
+  return rows.map((row) => ({ ...row, name: names.get(row.userId) ?? '' }));
+}
+
 /** Events with their person's full name, newest first (then name, id, kind), at most `limit`. */
 async function newestNamed<T extends { at: number; userId: number; kind: string }>(
   input: WidgetInput,
   events: readonly T[],
   limit: number,
 ): Promise<(T & { name: string })[]> {
-  const names = await namesOf(
-    input,
-    events.map((event) => event.userId),
-  );
-  return events
-    .map((event) => ({ ...event, name: names.get(event.userId) ?? '' }))
-    .sort(newestFirst)
-    .slice(0, limit);
+  return (await named(input, events)).sort(newestFirst).slice(0, limit);
 }
 
 export const spanWidgets: WidgetHandlers = {
@@ -288,12 +293,7 @@ export const spanWidgets: WidgetHandlers = {
   async attendance_and_tardiness(input) {
     // attendance()'s schedules counted and summed per person by the database.
     const totals = await attendanceTotals(input, input.from, input.to, ATTENDANCE_EARLY_MS, LATE_GRACE_MS);
-    const names = await namesOf(
-      input,
-      totals.map((row) => row.userId),
-    );
-    return totals
-      .map((row) => ({ ...row, name: names.get(row.userId) ?? '' }))
+    return (await named(input, totals))
       .sort(byName)
       .map(({ userId, name, scheduledDays, presentDays, lateDays, absentDays, lateMs }) => ({
         userId,
@@ -332,12 +332,7 @@ export const spanWidgets: WidgetHandlers = {
 
   async break_adherence(input) {
     const totals = await breakTotals(input, input.from, input.to);
-    const names = await namesOf(
-      input,
-      totals.map((row) => row.userId),
-    );
-    return totals
-      .map((row) => ({ ...row, name: names.get(row.userId) ?? '' }))
+    return (await named(input, totals))
       .sort(byName)
       .map(({ userId, name, breaks, overThreshold, overMs }) => ({ userId, name, breaks, overThreshold, overMs }));
   },
