@@ -1,7 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { ActivityKind } from '@opsdeck/contract/activity';
 import { sql } from 'drizzle-orm';
-import { type Executor, selectRows } from '../src/db/client';
+import { type Db, type Executor, selectRows } from '../src/db/client';
+import { statuses, tasks } from '../src/db/schema';
 import { BUCKET_MS, DAY_MS } from '../src/modules/activity/queries';
 import { addTaskTimes } from '../src/modules/activity/task-days';
+import type { TestCompany } from './factories';
+
+/** A span as a test names it: whose (null: a key naming no user), what, from when to when (null: going on). */
+export type SpanSpec = {
+  userId: number | null;
+  kind: ActivityKind;
+  start: number;
+  end: number | null;
+  application?: string | null;
+  statusId?: number | null;
+  taskId?: number | null;
+};
+
+/** The `activity_spans` row of a company's span, received as it started: for `insert(activitySpans)`. */
+export const spanRow = (company: Pick<TestCompany, 'id' | 'tenantId'>, span: SpanSpec) => ({
+  id: randomUUID(),
+  tenantId: company.tenantId,
+  companyId: company.id,
+  userId: span.userId,
+  kind: span.kind,
+  startedAt: span.start,
+  endedAt: span.end,
+  application: span.application ?? null,
+  statusId: span.statusId ?? null,
+  taskId: span.taskId ?? null,
+  receivedAt: span.start,
+});
+
+/** Where a status or task is made: the tenant and the department it belongs to. */
+export type DepartmentOf = { tenantId: string; departmentId: number };
+
+/** A status of the department (a stand-in icon; no threshold, the default colour, idle not tracked unless given); answers its id. */
+export async function createStatus(
+  db: Db,
+  of: DepartmentOf,
+  name: string,
+  fields: { threshold?: number; color?: string; trackIdle?: boolean } = {},
+) {
+  const [row] = await db
+    .insert(statuses)
+    .values({
+      tenantId: of.tenantId,
+      departmentId: of.departmentId,
+      name,
+      ...fields,
+      icon: Buffer.from('icon'),
+      fileName: 'icon.png',
+    })
+    .returning({ id: statuses.id });
+  return row!.id;
+}
+
+/** A task of the department, of the status `statusId`; answers its id. */
+export async function createTask(db: Db, of: DepartmentOf, statusId: number, name: string) {
+  const [row] = await db
+    .insert(tasks)
+    .values({ tenantId: of.tenantId, name, statusId, departmentId: of.departmentId })
+    .returning({ id: tasks.id });
+  return row!.id;
+}
 
 /** A stored span as the rollups see it. */
 export type RawSpan = {

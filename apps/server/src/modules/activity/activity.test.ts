@@ -3,13 +3,13 @@ import type { Activity, ActivityRefusal } from '@opsdeck/contract/activity';
 import { DESTINATIONS, type LiveRefusal } from '@opsdeck/contract/live';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectedTaskTimes, rollupsAndExpected } from '../../../test/activity';
+import { createStatus, createTask, expectedTaskTimes, rollupsAndExpected } from '../../../test/activity';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createAgentKey, createUser } from '../../../test/factories';
 import { agentHeaders, connectPeer, type LivePeer } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { selectRows } from '../../db/client';
-import { accounts, activityAgents, activitySpans, activityTaskDaysStale, statuses, tasks } from '../../db/schema';
+import { accounts, activityAgents, activitySpans, activityTaskDaysStale } from '../../db/schema';
 import { ensureMonthPartition, monthOf, monthPartitions } from '../../platform/partitions';
 import { oneTenant } from '../../platform/tenancy';
 import { taskTimes } from '../monitor/task-productivity';
@@ -34,28 +34,12 @@ const AGENT_SUBSCRIPTIONS = [DESTINATIONS.agentWorkflows, DESTINATIONS.agentComm
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
-async function statusOf(of: LiveTenant, name = 'Break', threshold = 15) {
-  const [row] = await db()
-    .insert(statuses)
-    .values({
-      tenantId: of.company.tenantId,
-      departmentId: of.departmentId,
-      name,
-      threshold,
-      icon: Buffer.from('icon'),
-      fileName: 'icon.png',
-    })
-    .returning({ id: statuses.id });
-  return row!.id;
-}
-
-async function taskOf(of: LiveTenant, statusId: number, name = 'Invoices') {
-  const [row] = await db()
-    .insert(tasks)
-    .values({ tenantId: of.company.tenantId, name, statusId, departmentId: of.departmentId })
-    .returning({ id: tasks.id });
-  return row!.id;
-}
+/** The tenant's department, where its statuses and tasks are made. */
+const departmentOf = (of: LiveTenant) => ({ tenantId: of.company.tenantId, departmentId: of.departmentId });
+const statusOf = (of: LiveTenant, name = 'Break', threshold = 15) =>
+  createStatus(db(), departmentOf(of), name, { threshold });
+const taskOf = (of: LiveTenant, statusId: number, name = 'Invoices') =>
+  createTask(db(), departmentOf(of), statusId, name);
 
 /** An agent of the company on the live channel, its key naming a user of the company (unless `person` is false). */
 async function agentOf(of: LiveTenant, person = true) {

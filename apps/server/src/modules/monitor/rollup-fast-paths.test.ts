@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { seededRandom as random } from '@opsdeck/agent/random';
 import type { ActivityKind } from '@opsdeck/contract/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spanRow } from '../../../test/activity';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createUser, type TestCompany } from '../../../test/factories';
 import { activitySpans } from '../../db/schema';
@@ -73,17 +73,7 @@ beforeAll(async () => {
     await ensureMonthPartition(db, 'activity_spans', base);
     await ensureMonthPartition(db, 'activity_spans', base + 25 * DAY);
   }
-  const rows = spans.map((span) => ({
-    id: randomUUID(),
-    tenantId: company.tenantId,
-    companyId: company.id,
-    userId: span.user,
-    kind: span.kind,
-    startedAt: span.start,
-    endedAt: span.end,
-    application: span.application,
-    receivedAt: span.start,
-  }));
+  const rows = spans.map((span) => spanRow(company, { ...span, userId: span.user }));
   for (let i = 0; i < rows.length; i += 500) await db.insert(activitySpans).values(rows.slice(i, i + 500));
   await rebuildActivityRollups(db);
 }, 120_000);

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { ActivityKind } from '@opsdeck/contract/activity';
 import { MONITOR_PATHS, WIDGET_ANSWERS, WIDGET_KEYS, type WidgetKey } from '@opsdeck/contract/monitor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusedWithoutAuthority } from '../../../test/access-table';
+import { createStatus, createTask, type SpanSpec, spanRow } from '../../../test/activity';
 import { startTestApp, type TestApp } from '../../../test/app';
 import {
   createAgentKey,
@@ -14,7 +13,7 @@ import {
 } from '../../../test/factories';
 import { queryString } from '../../../test/report-runs';
 import { tokenWithEveryAuthority } from '../../../test/sign-in';
-import { activitySpans, statuses, tasks } from '../../db/schema';
+import { activitySpans } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
 import { rebuildActivityRollups } from '../activity/rollups';
 import { assignRole } from '../roles/queries';
@@ -41,16 +40,6 @@ let s2: number;
 let t1: number;
 let t2: number;
 
-type SpanSpec = {
-  user: number;
-  kind: ActivityKind;
-  start: number;
-  end: number | null;
-  application?: string;
-  statusId?: number;
-  taskId?: number;
-};
-
 beforeAll(async () => {
   t = await startTestApp();
   const db = t.database.db;
@@ -65,67 +54,33 @@ beforeAll(async () => {
   await createUser(db, { company, departmentId: d1, archived: true });
   await assignRole(db, p1, role);
   token = await tokenWithEveryAuthority(t, company);
-  const status = async (name: string, color: string) =>
-    (
-      await db
-        .insert(statuses)
-        .values({
-          tenantId: company.tenantId,
-          departmentId: d1,
-          name,
-          color,
-          icon: Buffer.from('i'),
-          fileName: 'i.png',
-        })
-        .returning({ id: statuses.id })
-    )[0]!.id;
-  s1 = await status('Break', '#ff0000');
-  s2 = await status('Working', '#00ff00');
-  const task = async (name: string) =>
-    (
-      await db
-        .insert(tasks)
-        .values({ tenantId: company.tenantId, name, statusId: s2, departmentId: d1 })
-        .returning({ id: tasks.id })
-    )[0]!.id;
-  t1 = await task('Invoices');
-  t2 = await task('Payroll');
+  const operations = { tenantId: company.tenantId, departmentId: d1 };
+  s1 = await createStatus(db, operations, 'Break', { color: '#ff0000' });
+  s2 = await createStatus(db, operations, 'Working', { color: '#00ff00' });
+  t1 = await createTask(db, operations, s2, 'Invoices');
+  t2 = await createTask(db, operations, s2, 'Payroll');
 
   const spans: SpanSpec[] = [
     // P1 on the 10th, 08:00 to 12:00 UTC (09:00 to 13:00 in Berlin), idle 09:00 to 09:30.
-    { user: p1, kind: 'session', start: BASE + 8 * HOUR, end: BASE + 12 * HOUR },
-    { user: p1, kind: 'idle', start: BASE + 9 * HOUR, end: BASE + 9.5 * HOUR },
-    { user: p1, kind: 'app', application: 'Excel', start: BASE + 8 * HOUR, end: BASE + 10 * HOUR },
-    { user: p1, kind: 'app', application: 'Chrome', start: BASE + 10 * HOUR, end: BASE + 11 * HOUR },
-    { user: p1, kind: 'app', application: 'Excel', start: BASE + 11 * HOUR, end: BASE + 11 * HOUR + 20 * MINUTE },
-    { user: p1, kind: 'status', statusId: s1, start: BASE + 8 * HOUR, end: BASE + 9 * HOUR },
-    { user: p1, kind: 'status', statusId: s2, start: BASE + 9 * HOUR, end: BASE + 12 * HOUR },
-    { user: p1, kind: 'task', taskId: t1, start: BASE + 8.5 * HOUR, end: BASE + 9.75 * HOUR },
+    { userId: p1, kind: 'session', start: BASE + 8 * HOUR, end: BASE + 12 * HOUR },
+    { userId: p1, kind: 'idle', start: BASE + 9 * HOUR, end: BASE + 9.5 * HOUR },
+    { userId: p1, kind: 'app', application: 'Excel', start: BASE + 8 * HOUR, end: BASE + 10 * HOUR },
+    { userId: p1, kind: 'app', application: 'Chrome', start: BASE + 10 * HOUR, end: BASE + 11 * HOUR },
+    { userId: p1, kind: 'app', application: 'Excel', start: BASE + 11 * HOUR, end: BASE + 11 * HOUR + 20 * MINUTE },
+    { userId: p1, kind: 'status', statusId: s1, start: BASE + 8 * HOUR, end: BASE + 9 * HOUR },
+    { userId: p1, kind: 'status', statusId: s2, start: BASE + 9 * HOUR, end: BASE + 12 * HOUR },
+    { userId: p1, kind: 'task', taskId: t1, start: BASE + 8.5 * HOUR, end: BASE + 9.75 * HOUR },
     // P2 across Berlin's midnight: 22:00 to 01:00 UTC (23:00 to 02:00 in Berlin).
-    { user: p2, kind: 'session', start: BASE + 22 * HOUR, end: BASE + 25 * HOUR },
-    { user: p2, kind: 'app', application: 'Slack', start: BASE + 22 * HOUR, end: BASE + 24.5 * HOUR },
-    { user: p2, kind: 'status', statusId: s1, start: BASE + 22 * HOUR, end: BASE + 23.5 * HOUR },
-    { user: p2, kind: 'task', taskId: t2, start: BASE + 22 * HOUR, end: BASE + 25 * HOUR },
+    { userId: p2, kind: 'session', start: BASE + 22 * HOUR, end: BASE + 25 * HOUR },
+    { userId: p2, kind: 'app', application: 'Slack', start: BASE + 22 * HOUR, end: BASE + 24.5 * HOUR },
+    { userId: p2, kind: 'status', statusId: s1, start: BASE + 22 * HOUR, end: BASE + 23.5 * HOUR },
+    { userId: p2, kind: 'task', taskId: t2, start: BASE + 22 * HOUR, end: BASE + 25 * HOUR },
     // P2 signed in on the 12th from 10:00 UTC, still open.
-    { user: p2, kind: 'session', start: BASE + 2 * DAY + 10 * HOUR, end: null },
-    { user: p2, kind: 'app', application: 'Excel', start: BASE + 2 * DAY + 10 * HOUR, end: null },
+    { userId: p2, kind: 'session', start: BASE + 2 * DAY + 10 * HOUR, end: null },
+    { userId: p2, kind: 'app', application: 'Excel', start: BASE + 2 * DAY + 10 * HOUR, end: null },
   ];
   await ensureMonthPartition(db, 'activity_spans', BASE);
-  await db.insert(activitySpans).values(
-    spans.map((span) => ({
-      id: randomUUID(),
-      tenantId: company.tenantId,
-      companyId: company.id,
-      userId: span.user,
-      kind: span.kind,
-      startedAt: span.start,
-      endedAt: span.end,
-      application: span.application ?? null,
-      statusId: span.statusId ?? null,
-      taskId: span.taskId ?? null,
-      receivedAt: span.start,
-    })),
-  );
+  await db.insert(activitySpans).values(spans.map((span) => spanRow(company, span)));
   await rebuildActivityRollups(db);
 });
 

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { seededRandom as random } from '@opsdeck/agent/random';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStatus, spanRow } from '../../../test/activity';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
-import { activitySpans, schedules, statuses } from '../../db/schema';
+import { activitySpans, schedules } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
-import { EVERY_TENANT } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { zonedDays } from '../reports/ranges';
 import { newestSessionEnds } from './span-queries';
 import { spanWidgets } from './span-widgets';
@@ -43,20 +43,8 @@ beforeAll(async () => {
   const department = (await createDepartment(db, company, { name: 'Floor' })).id;
   people = [];
   for (let i = 0; i < 4; i += 1) people.push((await createUser(db, { company })).id);
-  const status = async (name: string, threshold: number) =>
-    (
-      await db
-        .insert(statuses)
-        .values({
-          tenantId: company.tenantId,
-          departmentId: department,
-          name,
-          threshold,
-          icon: Buffer.from('i'),
-          fileName: 'i.png',
-        })
-        .returning({ id: statuses.id })
-    )[0]!.id;
+  const status = (name: string, threshold: number) =>
+    createStatus(db, { tenantId: company.tenantId, departmentId: department }, name, { threshold });
   const thresholds = new Map([
     [await status('Coffee', 10), 10],
     [await status('Lunch', 30), 30],
@@ -112,17 +100,7 @@ beforeAll(async () => {
     end: number | null,
     statusId?: number,
   ) {
-    return {
-      id: randomUUID(),
-      tenantId: company.tenantId,
-      companyId: company.id,
-      userId: user,
-      kind,
-      startedAt: start,
-      endedAt: end,
-      statusId: statusId ?? null,
-      receivedAt: start,
-    };
+    return spanRow(company, { userId: user, kind, start, end, statusId });
   }
 }, 120_000);
 
@@ -381,28 +359,11 @@ describe('alerts read back in widening windows', () => {
     const other = await createCompany(db, { name: 'Monitor Alert Windows' });
     const department = (await createDepartment(db, other, { name: 'Desk' })).id;
     const person = (await createUser(db, { company: other })).id;
-    const [coffee] = await db
-      .insert(statuses)
-      .values({
-        tenantId: other.tenantId,
-        departmentId: department,
-        name: 'Coffee',
-        threshold: 10,
-        icon: Buffer.from('i'),
-        fileName: 'i.png',
-      })
-      .returning({ id: statuses.id });
-    const span = (kind: 'session' | 'status', start: number, end: number) => ({
-      id: randomUUID(),
-      tenantId: other.tenantId,
-      companyId: other.id,
-      userId: person,
-      kind,
-      startedAt: start,
-      endedAt: end,
-      statusId: kind === 'status' ? coffee!.id : null,
-      receivedAt: start,
+    const coffee = await createStatus(db, { tenantId: other.tenantId, departmentId: department }, 'Coffee', {
+      threshold: 10,
     });
+    const span = (kind: 'session' | 'status', start: number, end: number) =>
+      spanRow(other, { userId: person, kind, start, end, statusId: kind === 'status' ? coffee : null });
     // The first window is [NOW - 2 days, NOW]. A schedule starting an hour before it, and an
     // arrival 23 hours into it: late, at NOW - 26 h. In the window: 40 breaks over their threshold
     // in the last hours, 15 more 36 hours back, so the window alone holds 55 alerts, the 50th of
@@ -478,21 +439,14 @@ describe('attendance (and utilization) at the edges of their rules', () => {
       { user: q, start: T + DAY + 38 * HOUR, end: T + DAY + 41 * HOUR },
     ];
     await ensureMonthPartition(db, 'activity_spans', T - 3 * DAY);
-    await db.insert(activitySpans).values(
-      [
-        ...edgeSessions.map((s) => ({ ...s, kind: 'session' as const })),
-        ...edgeIdles.map((s) => ({ ...s, kind: 'idle' as const })),
-      ].map((s) => ({
-        id: randomUUID(),
-        tenantId: other.tenantId,
-        companyId: other.id,
-        userId: s.user,
-        kind: s.kind,
-        startedAt: s.start,
-        endedAt: s.end,
-        receivedAt: s.start,
-      })),
-    );
+    await db
+      .insert(activitySpans)
+      .values(
+        [
+          ...edgeSessions.map((s) => ({ ...s, kind: 'session' as const })),
+          ...edgeIdles.map((s) => ({ ...s, kind: 'idle' as const })),
+        ].map((s) => spanRow(other, { ...s, userId: s.user })),
+      );
     await db.insert(schedules).values(
       edgeShifts.map((s) => ({
         tenantId: other.tenantId,
@@ -510,27 +464,12 @@ describe('attendance (and utilization) at the edges of their rules', () => {
       [T - 5 * DAY, NOW + DAY],
     ] as const) {
       for (const people of [null, [p, u], [x]]) {
-        const answer = await spanWidgets.attendance_and_tardiness!({
-          db,
-          scope: { kind: 'one', tenantId: other.tenantId },
-          people,
-          from,
-          to,
-          tz: 'UTC',
-          now: NOW,
-        });
+        const input: WidgetInput = { db, scope: oneTenant(other.tenantId), people, from, to, tz: 'UTC', now: NOW };
+        const answer = await spanWidgets.attendance_and_tardiness!(input);
         expect(byUser(withoutName(answer)), `${from} → ${to} ${JSON.stringify(people)}`).toEqual(
           byUser(plainAttendance(from, to, people, data)),
         );
-        const utilization = await spanWidgets.employee_utilization!({
-          db,
-          scope: { kind: 'one', tenantId: other.tenantId },
-          people,
-          from,
-          to,
-          tz: 'UTC',
-          now: NOW,
-        });
+        const utilization = await spanWidgets.employee_utilization!(input);
         expect(byUser(withoutName(utilization)), `${from} → ${to} ${JSON.stringify(people)} utilization`).toEqual(
           byUser(plainUtilization(from, to, people, { ...data, idles: edgeIdles })),
         );

@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ActivityKind } from '@opsdeck/contract/activity';
 import { WIDGET_ANSWERS, type WidgetKey } from '@opsdeck/contract/monitor';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStatus, createTask, type SpanSpec, spanRow } from '../../../test/activity';
 import { openTestDatabase } from '../../../test/database';
 import { createCompany, createDepartment, createUser, type TestCompany } from '../../../test/factories';
 import { prepareData } from '../../boot';
 import { loadConfig } from '../../config';
 import type { Database } from '../../db/client';
-import { activitySpans, schedules, statuses, tasks, users } from '../../db/schema';
+import { activitySpans, schedules, users } from '../../db/schema';
 import { ensureMonthPartition } from '../../platform/partitions';
 import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { spanWidgets } from './span-widgets';
@@ -55,35 +54,12 @@ async function person(company: TestCompany, firstName: string, lastName: string)
   return user.id;
 }
 
-type SpanSeed = {
-  userId: number | null;
-  kind: ActivityKind;
-  start: number;
-  end: number | null;
-  application?: string;
-  statusId?: number;
-  taskId?: number;
-  tenant?: TestCompany;
-};
+type SpanSeed = SpanSpec & { tenant?: TestCompany };
 
 async function spans(seeds: SpanSeed[]) {
   await db()
     .insert(activitySpans)
-    .values(
-      seeds.map((seed) => ({
-        id: randomUUID(),
-        tenantId: (seed.tenant ?? acme).tenantId,
-        companyId: (seed.tenant ?? acme).id,
-        userId: seed.userId,
-        kind: seed.kind,
-        startedAt: seed.start,
-        endedAt: seed.end,
-        application: seed.application ?? null,
-        statusId: seed.statusId ?? null,
-        taskId: seed.taskId ?? null,
-        receivedAt: seed.start,
-      })),
-    );
+    .values(seeds.map((seed) => spanRow(seed.tenant ?? acme, seed)));
 }
 
 async function schedule(userId: number, start: number, end: number, tenant = acme) {
@@ -122,28 +98,13 @@ beforeAll(async () => {
   alice = await person(acme, 'Alice', 'Archer');
   bob = await person(acme, 'Bob', 'Baker');
   carol = await person(other, 'Aaron', 'Other');
-  const status = async (company: TestCompany, departmentId: number, name: string, threshold: number) => {
-    const [row] = await db()
-      .insert(statuses)
-      .values({
-        tenantId: company.tenantId,
-        departmentId,
-        name,
-        threshold,
-        icon: Buffer.from('icon'),
-        fileName: 'icon.png',
-      })
-      .returning({ id: statuses.id });
-    return row!.id;
-  };
-  lunch = await status(acme, department.id, 'Lunch', 30);
-  working = await status(acme, department.id, 'Working', 0);
-  const otherLunch = await status(other, otherDepartment.id, 'Lunch', 10);
-  const [task] = await db()
-    .insert(tasks)
-    .values({ tenantId: acme.tenantId, name: 'Invoices', statusId: working, departmentId: department.id })
-    .returning({ id: tasks.id });
-  invoices = task!.id;
+  const acmeDepartment = { tenantId: acme.tenantId, departmentId: department.id };
+  lunch = await createStatus(db(), acmeDepartment, 'Lunch', { threshold: 30 });
+  working = await createStatus(db(), acmeDepartment, 'Working');
+  const otherLunch = await createStatus(db(), { tenantId: other.tenantId, departmentId: otherDepartment.id }, 'Lunch', {
+    threshold: 10,
+  });
+  invoices = await createTask(db(), acmeDepartment, working, 'Invoices');
 
   for (const day of [2, 3, 4]) await schedule(alice, B(day, 9), B(day, 17));
   for (const day of [2, 3, 5]) await schedule(bob, B(day, 9), B(day, 17));
