@@ -45,8 +45,12 @@ export type PostgresCluster = {
   /** postgres://postgres@127.0.0.1:<port>/postgres (trust authentication, TCP only). */
   url: string;
   start: () => Promise<void>;
-  /** `pg_ctl stop -m fast`: PostgreSQL ends every session ("terminating connection due to administrator command"). */
-  stop: () => Promise<void>;
+  /**
+   * `pg_ctl stop -m fast` (the default): PostgreSQL ends every session ("terminating connection due
+   * to administrator command"). `immediate`: every process quits at once, as in a crash; the next
+   * start recovers from the WAL.
+   */
+  stop: (mode?: 'fast' | 'immediate') => Promise<void>;
   /** Stops the server however it is and removes every file; safe to call twice. */
   destroy: () => Promise<void>;
 };
@@ -54,9 +58,11 @@ export type PostgresCluster = {
 /**
  * A PostgreSQL cluster of its own in a temporary directory owned by `postgres`, on a free port,
  * with its socket in that directory: tests may stop and start it without touching the machine's
- * server. Durability is off (fsync), since it is thrown away.
+ * server. Durability is off (fsync), since it is thrown away. `durableCommits` keeps
+ * `synchronous_commit` on, so that a commit PostgreSQL acknowledged survives an immediate stop
+ * (without it, the last 200 ms of commits may not have reached the WAL file yet).
  */
-export async function createPostgresCluster(): Promise<PostgresCluster> {
+export async function createPostgresCluster(options: { durableCommits?: boolean } = {}): Promise<PostgresCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'opsdeck-pg-'));
   const dataDir = path.join(dir, 'data');
   const port = await freePort();
@@ -77,13 +83,13 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
   };
   process.once('exit', killOnExit);
 
-  const options = [
+  const serverOptions = [
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
     '-c fsync=off',
     '-c full_page_writes=off',
-    '-c synchronous_commit=off',
+    ...(options.durableCommits ? [] : ['-c synchronous_commit=off']),
   ].join(' ');
   const cluster: PostgresCluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -94,15 +100,15 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
         '-l',
         path.join(dir, 'server.log'),
         '-o',
-        options,
+        serverOptions,
         '-w',
         '-t',
         '30',
         'start',
       ]);
     },
-    stop: async () => {
-      await asPostgres(pgCtl, ['-D', dataDir, '-w', '-t', '30', 'stop', '-m', 'fast']);
+    stop: async (mode = 'fast') => {
+      await asPostgres(pgCtl, ['-D', dataDir, '-w', '-t', '30', 'stop', '-m', mode]);
     },
     destroy: async () => {
       if (destroyed) return;
