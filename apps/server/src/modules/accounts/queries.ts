@@ -1,7 +1,8 @@
 import type { AccountSortField } from '@opsdeck/contract/accounts';
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { type Executor, selectRows } from '../../db/client';
 import { accounts, companies, licenses, licenseTypes } from '../../db/schema';
+import { type Anchor, anchorsQuery, pastAnchor } from '../../platform/list-anchors';
 import { containsPattern, likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
 
@@ -187,8 +188,38 @@ const SORT_KEYS: Record<AccountSortField, SQL> = {
 };
 
 /**
+ * What makes two resolved searches list the same accounts, as the page's count and anchors are
+ * kept under (platform/list-counts.ts): the patterns and the companies' tenants the text resolved
+ * to, so that a company renamed changes the key rather than needing an event.
+ */
+export const filterKey = (scope: AccountSearch) => scope.search ?? null;
+
+/**
+ * The orders a deep page seeks from anchors (platform/list-anchors.ts): the full name and the
+ * e-mail, never null (coalesced) and indexed with the id. The type and expiration orders stay on
+ * OFFSET.
+ */
+export const ANCHORED_SORTS: ReadonlySet<AccountSortField> = new Set(['fullName', 'email']);
+
+/** Every ANCHOR_SPACING-th account of an anchored order (see ANCHORED_SORTS). */
+export async function accountAnchors(
+  db: Executor,
+  scope: AccountSearch,
+  sort: { field: AccountSortField; direction: 'asc' | 'desc' },
+): Promise<Anchor[]> {
+  const rows = db
+    .select({ sortKey: sql`${SORT_KEYS[sort.field]}`.as('sort_key'), id: accounts.id })
+    .from(accounts)
+    .where(accountCondition(scope))
+    .getSQL();
+  const anchors = await selectRows<Anchor>(db, anchorsQuery(rows, sort.direction));
+  return anchors.map((anchor) => ({ key: anchor.key, id: Number(anchor.id) }));
+}
+
+/**
  * One page of account ids, sorted, ties broken by id; the rows are then read for these few. The
- * full name has an index in that order (accounts_full_name_idx), so the default page stops early.
+ * full name has an index in that order (accounts_full_name_idx), so the default page stops early;
+ * a deep page starts after `after`, an anchor of its order (accountAnchors), when given.
  */
 export async function pageAccountIds(
   db: Executor,
@@ -196,12 +227,14 @@ export async function pageAccountIds(
   sort: { field: AccountSortField; direction: 'asc' | 'desc' },
   limit: number,
   offset: number,
+  after?: Anchor,
 ) {
   const order = sort.direction === 'desc' ? desc : asc;
   let query = db.select({ id: accounts.id }).from(accounts).$dynamic();
   if (sort.field === 'expiration') query = query.innerJoin(licenses, eq(licenses.id, accounts.licenseId));
+  const condition = accountCondition(scope);
   const rows = await query
-    .where(accountCondition(scope))
+    .where(after ? and(condition, pastAnchor(SORT_KEYS[sort.field], accounts.id, after, sort.direction)) : condition)
     .orderBy(order(SORT_KEYS[sort.field]), order(accounts.id))
     .limit(limit)
     .offset(offset);

@@ -1,7 +1,7 @@
 import type { CompanySortField } from '@opsdeck/contract/companies';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client';
+import { type Executor, selectRows } from '../../db/client';
 import {
   companies,
   departments,
@@ -17,6 +17,7 @@ import {
   users,
   workflows,
 } from '../../db/schema';
+import { type Anchor, anchorsQuery, pastAnchor } from '../../platform/list-anchors';
 import { likePattern } from '../../platform/search';
 import { databaseBlobStore } from '../workflows/blob-store';
 
@@ -86,13 +87,31 @@ const SORT_KEYS: Record<CompanySortField, SQL> = {
   industry: sql`lower(${industryTypes.name})`,
 };
 
-/** One page of company ids, sorted (companies without a head last), ties by id. */
+/** The order a deep page seeks from anchors (platform/list-anchors.ts): the name, unique and never null. */
+export const ANCHORED_SORTS: ReadonlySet<CompanySortField> = new Set(['name']);
+
+/** Every ANCHOR_SPACING-th company by name, in `direction`. */
+export async function companyAnchors(db: Executor, where: SQL | undefined, direction: 'asc' | 'desc') {
+  const rows = db
+    .select({ sortKey: sql`${SORT_KEYS.name}`.as('sort_key'), id: companies.id })
+    .from(companies)
+    .where(where)
+    .getSQL();
+  const anchors = await selectRows<Anchor>(db, anchorsQuery(rows, direction));
+  return anchors.map((anchor) => ({ key: anchor.key, id: Number(anchor.id) }));
+}
+
+/**
+ * One page of company ids, sorted (companies without a head last), ties by id; after `after`, an
+ * anchor of the name order (companyAnchors), when given.
+ */
 export async function pageCompanyIds(
   db: Executor,
   where: SQL | undefined,
   sort: { field: CompanySortField; direction: 'asc' | 'desc' },
   limit: number,
   offset: number,
+  after?: Anchor,
 ) {
   const order = sort.direction === 'desc' ? desc : asc;
   // Joined only for the order that reads them: by name, the walk of companies_name_lower_key
@@ -102,7 +121,7 @@ export async function pageCompanyIds(
     query = query.innerJoin(industryTypes, eq(industryTypes.key, companies.industryTypeKey));
   if (sort.field === 'head') query = query.leftJoin(head, eq(head.id, companies.headId));
   const rows = await query
-    .where(where)
+    .where(after ? and(where, pastAnchor(SORT_KEYS.name, companies.id, after, sort.direction)) : where)
     .orderBy(
       sort.field === 'head'
         ? sql`${SORT_KEYS.head} ${sql.raw(sort.direction)} nulls last`
