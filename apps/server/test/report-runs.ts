@@ -6,7 +6,7 @@ import {
   type ExecutingAgent,
   type ExecutionLogsService,
 } from '../src/modules/execution-logs/service';
-import type { TestApp } from './app';
+import { ADMIN, startTestApp, type TestApp } from './app';
 import { type AgentKeyPerson, createAgentKey, createCompany, createWorkflowRow, type TestCompany } from './factories';
 import { tokenFor } from './sign-in';
 
@@ -27,6 +27,20 @@ export function testIngest(db: Db) {
   const service: ExecutionLogsService = createExecutionLogsService({ db, retentionDays: 3650, now: () => clock.now });
   return { clock, service };
 }
+
+export type TestIngest = ReturnType<typeof testIngest>;
+
+/** The report tests' app: started, the admin signed in (`admin`, a token), an ingest of its database. */
+export async function startReportApp() {
+  const t = await startTestApp();
+  return { t, admin: await t.login(ADMIN.email, ADMIN.password), ingest: testIngest(t.database.db) };
+}
+
+/** A report call of the app `t()`: GET `/api` + `path` with its query, as `token` (in `tenantId` when given). */
+export const reportCall =
+  (t: () => TestApp) =>
+  <T>(path: string, query: Record<string, string | number | undefined>, token: string, tenantId?: string) =>
+    t().call<T>(`/api${path}?${queryString(query)}`, { token, ...(tenantId ? { tenantId } : {}) });
 
 export type TestAgent = { company: TestCompany; agent: ExecutingAgent; accountId: number };
 

@@ -10,7 +10,7 @@ import {
 } from '@opsdeck/contract/reports';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import type { TestApp } from '../../../test/app';
 import { csvObjects } from '../../../test/csv';
 import { createWorkflowRow } from '../../../test/factories';
 import {
@@ -18,13 +18,14 @@ import {
   expectedHours,
   HOUR,
   MINUTE,
-  queryString,
   queueEntry,
   type Run,
+  reportCall,
   reportCompany,
+  startReportApp,
   storeRuns,
+  type TestIngest,
   TODAY,
-  testIngest,
 } from '../../../test/report-runs';
 import { selectRows } from '../../db/client';
 import { BUCKET_MS } from '../execution-logs/queries';
@@ -71,9 +72,8 @@ function randomTime(from: number, to: number) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await t.login(ADMIN.email, ADMIN.password);
-  const ingest = testIngest(t.database.db);
+  let ingest: TestIngest;
+  ({ t, admin, ingest } = await startReportApp());
   for (const [index, count] of [1_400, 700].entries()) {
     const tenant = await reportCompany(t, [`Alpha ${index}`, `Beta ${index}`]);
     const archived = await createWorkflowRow(t.database.db, tenant.company, `Gamma ${index}`, true);
@@ -133,8 +133,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const get = <T>(path: string, query: Record<string, string | number | undefined>, token: string, tenantId?: string) =>
-  t.call<T>(`/api${path}?${queryString(query)}`, { token, ...(tenantId ? { tenantId } : {}) });
+const get = reportCall(() => t);
 
 /** A random range: from a millisecond to eight days, ends anywhere or on boundaries. */
 function randomRange() {

@@ -9,7 +9,7 @@ import { REPORT_PATHS } from '@opsdeck/contract/reports';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, expectRefusedWithoutAuthority } from '../../../test/access-table';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import type { TestApp } from '../../../test/app';
 import { createCompany, createWorkflowRow } from '../../../test/factories';
 import {
   agentOf,
@@ -20,13 +20,14 @@ import {
   localDayStart,
   localDays,
   MINUTE,
-  queryString,
   queueEntry,
   type Run,
+  reportCall,
   reportCompany,
+  startReportApp,
   storeRuns,
+  type TestIngest,
   TODAY,
-  testIngest,
 } from '../../../test/report-runs';
 import { tokenWithEveryAuthority } from '../../../test/sign-in';
 import { workflows } from '../../db/schema';
@@ -35,7 +36,7 @@ type ErrorBody = { key: string; fields?: Record<string, string> };
 
 let t: TestApp;
 let admin: string;
-let ingest: ReturnType<typeof testIngest>;
+let ingest: TestIngest;
 /** The company most tests read, its runs in the day `DAY_ONE`. */
 let north: Awaited<ReturnType<typeof reportCompany>>;
 let south: Awaited<ReturnType<typeof reportCompany>>;
@@ -43,9 +44,7 @@ let south: Awaited<ReturnType<typeof reportCompany>>;
 const DAY_ONE = TODAY - 20 * DAY;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await t.login(ADMIN.email, ADMIN.password);
-  ingest = testIngest(t.database.db);
+  ({ t, admin, ingest } = await startReportApp());
   north = await reportCompany(t, ['Invoice intake', 'Payroll run'], 'North Reports');
   south = await reportCompany(t, ['South flow'], 'South Reports');
 });
@@ -54,8 +53,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const call = <T>(path: string, query: Record<string, string | number | undefined>, token: string, tenantId?: string) =>
-  t.call<T>(`/api${path}?${queryString(query)}`, { token, ...(tenantId ? { tenantId } : {}) });
+const call = reportCall(() => t);
 
 const metrics = (from: number, to: number, token = north.token, tenantId?: string) =>
   call<Metrics>(REPORT_PATHS.metrics, { from, to }, token, tenantId);
@@ -406,7 +404,7 @@ describe('hostile queries', () => {
   ];
 
   it.each(cases)('%s %o answers 400 %s', async (path, query, key) => {
-    const result = await t.call<ErrorBody>(`/api${path}?${queryString(query)}`, { token: north.token });
+    const result = await call<ErrorBody>(path, query, north.token);
     expect(result.status).toBe(400);
     expect(result.body.key).toBe(key);
   });
