@@ -1,4 +1,5 @@
 import {
+  AUTH_PATHS,
   ForgotPasswordQuery,
   LoginRequest,
   LoginResponse,
@@ -17,7 +18,7 @@ const tags = ['auth'];
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
-    '/login',
+    AUTH_PATHS.login,
     {
       config: { access: access.public },
       schema: {
@@ -37,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
 
   app.get(
-    '/logout',
+    AUTH_PATHS.logout,
     { config: { access: access.session }, schema: { tags, summary: 'End this session', response: { 200: Ok } } },
     async (request) => {
       await auth.logout(requireAuth(request).tokenHash);
@@ -46,7 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
 
   app.get(
-    '/test',
+    AUTH_PATHS.sessionCheck,
     {
       config: { access: access.session },
       schema: { tags, summary: 'Session check', response: { 200: SessionCheck } },
@@ -63,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
 
   app.get(
-    '/user/reset-password',
+    AUTH_PATHS.resetPassword,
     {
       config: { access: access.public },
       schema: {
@@ -81,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
 
   app.post(
-    '/reset-password/check',
+    AUTH_PATHS.resetKeyCheck,
     {
       config: { access: access.public },
       schema: {
@@ -98,7 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
 
   app.post(
-    '/user/reset-password',
+    AUTH_PATHS.resetPassword,
     {
       config: { access: access.public },
       schema: {
