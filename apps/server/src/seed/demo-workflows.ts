@@ -2,8 +2,8 @@ import { readRax } from '@opsdeck/rax/read';
 import { writeRax } from '@opsdeck/rax/write';
 import type { Executor } from '../db/client';
 import { databaseBlobStore } from '../modules/workflows/blob-store';
+import { storeVersion } from '../modules/workflows/files';
 import * as q from '../modules/workflows/queries';
-import { storeVersion } from '../modules/workflows/service';
 import { DEMO_HISTORY_DAYS, type DemoTenant } from './demo-tenant';
 
 export type Step = [activity: string, name: string, expectedSeconds: number];

@@ -1,8 +1,7 @@
 import { ROOT_DIRECTORY } from '@opsdeck/contract/workflows';
-import { and, asc, desc, eq, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { directories, workflows, workflowVersions } from '../../db/schema';
-import { likePattern } from '../../platform/search';
 
 export type DirectoryRow = typeof directories.$inferSelect;
 export type WorkflowRow = typeof workflows.$inferSelect;
@@ -230,127 +229,6 @@ export async function findVersion(db: Executor, workflowId: number, versionId?: 
     .orderBy(desc(workflowVersions.number))
     .limit(1);
   return row;
-}
-
-export type ItemRow = {
-  kind: number;
-  id: number;
-  name: string;
-  file_name: string;
-  description: string;
-  size: number | null;
-  activity_keys: string[] | null;
-  directory_id: number;
-  created_at: string | number;
-  updated_at: string | number;
-  created_by: number | null;
-  updated_by: number | null;
-};
-
-export type ItemOrder = { column: 'name' | 'description' | 'created_at' | 'updated_at' | 'size'; descending: boolean };
-
-function orderSql(order: ItemOrder): SQL {
-  const column = sql.raw(
-    order.column === 'name' || order.column === 'description' ? `lower(${order.column})` : order.column,
-  );
-  const direction = sql.raw(order.descending ? 'desc nulls last' : 'asc nulls first');
-  return sql`${column} ${direction}, id ${sql.raw(order.descending ? 'desc' : 'asc')}`;
-}
-
-const DIRECTORY_ITEMS = (directory: DirectoryRow) => sql`
-  select 0 as kind, d.id, d.name, d.name as file_name, '' as description, null::int as size,
-         null::text[] as activity_keys, d.parent_id as directory_id, d.created_at, d.updated_at,
-         d.created_by, d.updated_by
-  from directories d where d.tenant_id = ${directory.tenantId} and d.parent_id = ${directory.id}`;
-
-const WORKFLOW_ITEMS = (directory: DirectoryRow) => sql`
-  select 1 as kind, w.id, w.name, w.file_name, w.description, w.size, w.activity_keys, w.directory_id,
-         w.created_at, w.updated_at, w.created_by, w.updated_by
-  from workflows w where w.directory_id = ${directory.id} and w.archived = false`;
-
-const pageOfItems = (items: SQL, order: ItemOrder, limit: number, offset: number) =>
-  sql`select * from (${items}) items order by ${orderSql(order)} limit ${limit} offset ${offset}`;
-
-/**
- * One page of a directory: its directories first, then its live workflows, each group in the order
- * asked. Two queries rather than one union, so that the workflows' page is read from their index
- * (a directory of 10,000 workflows: docs/performance.md).
- */
-export async function directoryItems(
-  db: Executor,
-  directory: DirectoryRow,
-  page: { offset: number; limit: number; order: ItemOrder },
-) {
-  const [counts] = await selectRows<{ directories: number; workflows: number }>(
-    db,
-    sql`select (select count(*) from (${DIRECTORY_ITEMS(directory)}) d)::int as directories,
-               (select count(*) from (${WORKFLOW_ITEMS(directory)}) w)::int as workflows`,
-  );
-  const directoryCount = counts?.directories ?? 0;
-  const rows: ItemRow[] = [];
-  if (page.offset < directoryCount) {
-    rows.push(
-      ...(await selectRows<ItemRow>(db, pageOfItems(DIRECTORY_ITEMS(directory), page.order, page.limit, page.offset))),
-    );
-  }
-  const remaining = page.limit - rows.length;
-  if (remaining > 0) {
-    const offset = Math.max(0, page.offset - directoryCount);
-    rows.push(
-      ...(await selectRows<ItemRow>(db, pageOfItems(WORKFLOW_ITEMS(directory), page.order, remaining, offset))),
-    );
-  }
-  return { rows, total: directoryCount + (counts?.workflows ?? 0) };
-}
-
-export type WorkflowSearch = { text?: string; from?: number; to?: number };
-
-/**
- * One page of the live workflows of a directory (`deep`: and everything below it; null: every
- * company's, for the provider's root) whose name or description contains the text and whose
- * createDate is in [from, to].
- */
-export async function searchWorkflows(
-  db: Executor,
-  within: { directory: DirectoryRow | null; deep: boolean },
-  search: WorkflowSearch,
-  page: { offset: number; limit: number; order: ItemOrder },
-) {
-  const { directory } = within;
-  const conditions: SQL[] = [sql`w.archived = false`, sql`w.directory_id is not null`];
-  if (directory && !within.deep) {
-    conditions.push(sql`w.directory_id = ${directory.id}`);
-  } else if (directory) {
-    conditions.push(sql`w.tenant_id = ${directory.tenantId}`);
-    if (directory.parentId !== null) {
-      conditions.push(
-        sql`w.directory_id in (select d.id from directories d where d.tenant_id = ${directory.tenantId} and d.id_path like ${`${directory.idPath}%`})`,
-      );
-    }
-  }
-  if (search.text) {
-    const pattern = likePattern(search.text);
-    conditions.push(sql`(lower(w.name) like ${pattern} or lower(w.description) like ${pattern})`);
-  }
-  if (search.from !== undefined) conditions.push(sql`w.created_at >= ${search.from}`);
-  if (search.to !== undefined) conditions.push(sql`w.created_at <= ${search.to}`);
-  const where = sql.join(conditions, sql` and `);
-  const rows = await selectRows<ItemRow & { tenant_id: string }>(
-    db,
-    sql`
-      select * from (
-        select 1 as kind, w.id, w.name, w.file_name, w.description, w.size, w.activity_keys, w.directory_id,
-               w.created_at, w.updated_at, w.created_by, w.updated_by, w.tenant_id
-        from workflows w where ${where}
-      ) items
-      order by ${orderSql(page.order)}
-      limit ${page.limit} offset ${page.offset}`,
-  );
-  const [count] = await selectRows<{ count: number }>(
-    db,
-    sql`select count(*)::int as count from workflows w where ${where}`,
-  );
-  return { rows, total: Number(count?.count ?? 0) };
 }
 
 /** The id paths and tenants of directories, to spell the full path of each. */
