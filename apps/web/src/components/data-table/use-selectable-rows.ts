@@ -147,6 +147,8 @@ export function useSelectableRows<T>({ rows, rowKey, scope, onOpen }: Selectable
     selected,
     rowProps,
     surfaceProps: { onContextMenu },
+    /** The key of the row that holds the Tab stop (a control inside it may share the stop). */
+    tabStop: rows[focused] === undefined ? null : rowKey(rows[focused]),
     clear: () => update(NO_SELECTION),
   };
 }

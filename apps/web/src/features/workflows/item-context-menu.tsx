@@ -1,7 +1,8 @@
-import { Menu } from '@mantine/core';
+import { ActionIcon, Group, Menu } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { DirectoryItem } from '@opsdeck/contract/workflows';
 import {
+  IconDots,
   IconDownload,
   IconEye,
   IconFilePlus,
@@ -10,7 +11,7 @@ import {
   IconPencil,
   IconTrash,
 } from '@tabler/icons-react';
-import { type ReactElement, type ReactNode, useId } from 'react';
+import { type ReactElement, type ReactNode, type SyntheticEvent, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { truncateText } from '../../lib/truncate';
 import type { Availability, ItemActions } from './workflow-access';
@@ -78,17 +79,57 @@ function useLabels(items: readonly DirectoryItem[]) {
   };
 }
 
+/** The menu's entries for the items: open, edit or rename, download, delete, and create here. */
+function ItemMenuEntries({
+  items,
+  actions,
+  on,
+}: {
+  items: readonly DirectoryItem[];
+  actions: ItemActions;
+  on: ItemMenuHandlers;
+}) {
+  const { t } = useTranslation();
+  const labels = useLabels(items);
+  const [first] = items;
+  const offered = Object.values(actions).some((availability) => availability !== 'hidden');
+  return (
+    <>
+      <Action
+        availability={actions.open}
+        icon={first?.type === 'directory' ? <IconFolderOpen size={16} /> : <IconEye size={16} />}
+        onClick={on.open}
+      >
+        {labels.open}
+      </Action>
+      <Action availability={actions.edit} icon={<IconPencil size={16} />} onClick={on.edit}>
+        {labels.edit}
+      </Action>
+      <Action availability={actions.download} icon={<IconDownload size={16} />} onClick={on.download}>
+        {labels.download}
+      </Action>
+      <Action availability={actions.remove} icon={<IconTrash size={16} />} onClick={on.remove} danger>
+        {labels.remove}
+      </Action>
+      <Action availability={actions.create} icon={<IconFilePlus size={16} />} onClick={on.createWorkflow}>
+        {t('workflows.menu.createWorkflow')}
+      </Action>
+      <Action availability={actions.create} icon={<IconFolderPlus size={16} />} onClick={on.createDirectory}>
+        {t('workflows.menu.createDirectory')}
+      </Action>
+      {!offered && <Menu.Item disabled>{t('workflows.menu.nothing')}</Menu.Item>}
+    </>
+  );
+}
+
 /**
  * The workflow table's context menu (spec section 2), at the pointer: open, edit or rename,
  * download, delete, and create here, each as the five workflow authorities allow (an action the
  * user lacks the authority for shows disabled).
  */
 export function ItemContextMenu({ items, actions, on, children }: ItemContextMenuProps) {
-  const { t } = useTranslation();
   const labels = useLabels(items);
   const labelId = useId();
-  const [first] = items;
-  const offered = Object.values(actions).some((availability) => availability !== 'hidden');
   return (
     <>
       {/* The menu's name; kept outside it, where a menu may hold only its items. */}
@@ -98,31 +139,51 @@ export function ItemContextMenu({ items, actions, on, children }: ItemContextMen
       <Menu position="bottom-start" withinPortal>
         <Menu.ContextMenu>{children}</Menu.ContextMenu>
         <Menu.Dropdown aria-labelledby={labelId}>
-          <Action
-            availability={actions.open}
-            icon={first?.type === 'directory' ? <IconFolderOpen size={16} /> : <IconEye size={16} />}
-            onClick={on.open}
-          >
-            {labels.open}
-          </Action>
-          <Action availability={actions.edit} icon={<IconPencil size={16} />} onClick={on.edit}>
-            {labels.edit}
-          </Action>
-          <Action availability={actions.download} icon={<IconDownload size={16} />} onClick={on.download}>
-            {labels.download}
-          </Action>
-          <Action availability={actions.remove} icon={<IconTrash size={16} />} onClick={on.remove} danger>
-            {labels.remove}
-          </Action>
-          <Action availability={actions.create} icon={<IconFilePlus size={16} />} onClick={on.createWorkflow}>
-            {t('workflows.menu.createWorkflow')}
-          </Action>
-          <Action availability={actions.create} icon={<IconFolderPlus size={16} />} onClick={on.createDirectory}>
-            {t('workflows.menu.createDirectory')}
-          </Action>
-          {!offered && <Menu.Item disabled>{t('workflows.menu.nothing')}</Menu.Item>}
+          <ItemMenuEntries items={items} actions={actions} on={on} />
         </Menu.Dropdown>
       </Menu>
     </>
+  );
+}
+
+/** Keeps the row's own handlers (select on click, open on double-click or Enter, arrows) off the button and its menu. */
+const keepFromRow = (event: SyntheticEvent) => event.stopPropagation();
+
+/**
+ * A row's actions button (the '…' at its end): the same menu as a right-click, for one item, for
+ * touch (a phone has no right-click, and a tap only selects) and the keyboard alike. It is a Tab
+ * stop only in the row that holds the table's Tab stop (`tabbable`), so the table stays two Tab
+ * presses wide. Its menu acts on its row, whatever else is selected.
+ */
+export function ItemActionsButton({
+  item,
+  actions,
+  on,
+  tabbable,
+}: {
+  item: DirectoryItem;
+  actions: ItemActions;
+  on: Pick<ItemMenuHandlers, 'open' | 'edit' | 'download' | 'remove'>;
+  tabbable: boolean;
+}) {
+  const labels = useLabels([item]);
+  const noop = () => {};
+  return (
+    <Group justify="flex-end" onClick={keepFromRow} onDoubleClick={keepFromRow} onKeyDown={keepFromRow}>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" aria-label={labels.menu} tabIndex={tabbable ? 0 : -1}>
+            <IconDots size={18} aria-hidden="true" />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown aria-label={labels.menu}>
+          <ItemMenuEntries
+            items={[item]}
+            actions={{ ...actions, create: 'hidden' }}
+            on={{ ...on, createWorkflow: noop, createDirectory: noop }}
+          />
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
   );
 }

@@ -196,6 +196,56 @@ describe('workflows page', { timeout: 60_000 }, () => {
     });
   });
 
+  it('gives the focus back to the rows after a folder opens and after a dialog is cancelled (issue 18)', async () => {
+    signedIn(ALL_WORKFLOW_AUTHORITIES, companyTree());
+    const user = userEvent.setup();
+    const { table } = await openPage('?path=Workflows/Finance');
+    const focusedRow = () =>
+      document.activeElement?.tagName === 'TR' && table.contains(document.activeElement)
+        ? document.activeElement
+        : null;
+
+    const invoices = rowOf(table, /Directory Invoices/);
+    invoices.focus();
+    fireEvent.keyDown(invoices, { key: 'Enter' });
+    await waitFor(() => expect(focusedRow()).toBe(rowOf(table, /Vendor invoices/)));
+
+    // A dialog opened from the row's menu, closed with Escape: back on the row.
+    const vendor = rowOf(table, /Vendor invoices/);
+    fireEvent.keyDown(vendor, { key: 'F10', shiftKey: true });
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Create directory here' }));
+    await screen.findByRole('dialog', { name: 'Create directory' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(focusedRow()).toBe(rowOf(table, /Vendor invoices/)));
+  });
+
+  it("offers a row's actions from its … button, by touch and keyboard alike, acting on that row alone", async () => {
+    signedIn(ALL_WORKFLOW_AUTHORITIES, companyTree());
+    const user = userEvent.setup();
+    const { table } = await openPage('?path=Workflows/Finance');
+    fireEvent.click(rowOf(table, /Payroll/));
+    const reconcile = rowOf(table, /Reconcile/);
+    const button = within(reconcile).getByRole('button', { name: 'Actions for Reconcile' });
+    // In the Tab order only in the row holding the table's Tab stop.
+    expect(button.tabIndex).toBe(-1);
+    expect(within(rowOf(table, /Payroll/)).getByRole('button', { name: 'Actions for Payroll' }).tabIndex).toBe(0);
+
+    await user.click(button);
+    const menu = await screen.findByRole('menu', { name: 'Actions for Reconcile' });
+    expect(menuItems(menu)).toEqual({ Open: true, Edit: true, Download: true, Delete: true });
+    // The button neither selects its row nor opens it.
+    expect(selectedNames(table)).toEqual(['WorkflowPayroll']);
+
+    await user.click(within(menu).getByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete workflow' });
+    expect(within(dialog).getByText(/Reconcile/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The button took the Tab stop to its row; the focus comes back there.
+    await waitFor(() => expect(document.activeElement).toBe(rowOf(table, /Reconcile/)));
+  });
+
   it('hides the search, edit and delete at the top levels: the admin above level 3, a company user at its root', async () => {
     const northwind = 'Workflows/Northwind Logistics';
     const tree = {

@@ -8,10 +8,10 @@ import {
 } from '@opsdeck/contract/workflows';
 import { IconFilePlus, IconFolderPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnsMenu, useHiddenColumns } from '../../components/data-table/column-visibility';
-import { DataTable } from '../../components/data-table/data-table';
+import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { type ListState, useListParams } from '../../components/data-table/use-list-params';
 import { useSelectableRows } from '../../components/data-table/use-selectable-rows';
@@ -28,7 +28,7 @@ import type { Place } from './api';
 import { DirectoryBreadcrumb } from './directory-breadcrumb';
 import { pathOfFolder, useDirectoryPath } from './directory-path';
 import { itemColumns, itemKey } from './item-columns';
-import { ItemContextMenu } from './item-context-menu';
+import { ItemActionsButton, ItemContextMenu } from './item-context-menu';
 import { itemActions, placeRules } from './workflow-access';
 import { dialogFor, type WorkflowDialog, WorkflowDialogs } from './workflow-dialogs';
 
@@ -52,6 +52,42 @@ function useMissingDirectory(error: unknown, path: string, toRoot: () => void) {
     notifyError(error, path);
     toRoot();
   }, [error, path, toRoot]);
+}
+
+/**
+ * Puts the keyboard back on the table: on the row that holds its Tab stop, or on the table itself
+ * when it has no rows. A dialog is unmounted when it closes and a folder's rows replace the
+ * previous ones, so neither leaves focus anywhere but the page's body (issue 18).
+ */
+function focusTable(surface: HTMLElement | null) {
+  const row = surface?.querySelector<HTMLElement>('[data-row-key][tabindex="0"]');
+  if (row) return row.focus();
+  const table = surface?.querySelector<HTMLElement>('table');
+  if (!table) return;
+  // Focusable by script only: the rows are the table's Tab stop once there are some.
+  table.tabIndex = -1;
+  table.focus();
+}
+
+/**
+ * Gives the table the focus back once the listing of `path` has settled (`returnFocus(path)`):
+ * after a folder opens (the folder's path), or a dialog closes (this directory's). Until then the
+ * focus follows the rows as a navigation or a dialog's change replaces them, but only while it is
+ * nowhere else (the page's body): a user who moved on keeps their place.
+ */
+function useReturnFocus(
+  surface: RefObject<HTMLElement | null>,
+  listing: { path: string; settled: boolean; rows: unknown },
+) {
+  const [pending, setPending] = useState<string | null>(null);
+  const { path, settled, rows } = listing;
+  useEffect(() => {
+    if (pending === null || rows === undefined) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost || surface.current?.contains(document.activeElement)) focusTable(surface.current);
+    if (settled && path === pending) setPending(null);
+  }, [pending, path, settled, rows, surface]);
+  return setPending;
 }
 
 /**
@@ -82,23 +118,57 @@ export function WorkflowsPage() {
 
   const canEdit = holds(viewer, 'EDIT_WORKFLOW') && rules.changesShown;
   const canCreate = holds(viewer, 'CREATE_WORKFLOW') && rules.creatable && place !== null;
+  const surface = useRef<HTMLDivElement>(null);
+  const returnFocus = useReturnFocus(surface, {
+    path: directory.path,
+    settled: !listing.isFetching,
+    rows: page?.items,
+  });
+  const closeDialog = () => {
+    setDialog(null);
+    returnFocus(directory.path);
+  };
   const open = (item: DirectoryItem) => {
     if (!holds(viewer, 'VIEW_WORKFLOW')) return;
-    if (item.type === 'directory') directory.open(pathOfFolder(item));
-    else setDialog(dialogFor('open', [item], tenantId, canEdit));
+    if (item.type === 'directory') {
+      const folder = pathOfFolder(item);
+      directory.open(folder);
+      returnFocus(folder);
+    } else setDialog(dialogFor('open', [item], tenantId, canEdit));
   };
 
   const rows = page?.items ?? [];
   const selection = useSelectableRows({ rows, rowKey: itemKey, scope: JSON.stringify(view), onOpen: open });
   const actions = itemActions(viewer, rules, selection.selected);
-  const onSelected = (action: 'edit' | 'remove' | 'download') => () =>
-    setDialog(dialogFor(action, selection.selected, tenantId, canEdit));
+  const act = (action: 'edit' | 'remove' | 'download', items: readonly DirectoryItem[]) => () =>
+    setDialog(dialogFor(action, items, tenantId, canEdit));
+  const onSelected = (action: 'edit' | 'remove' | 'download') => act(action, selection.selected);
   const create = (kind: 'createWorkflow' | 'createDirectory', file?: File) => {
     if (place) setDialog(kind === 'createWorkflow' ? { kind, place, file } : { kind, place });
   };
 
   const allColumns = itemColumns(t, { searching });
   const hideable = allColumns.filter((column) => column.key !== 'name');
+  // Every row's actions, by touch as by keyboard; never hidden, on a phone least of all.
+  const actionsColumn: Column<DirectoryItem> = {
+    key: 'actions',
+    header: t('workflows.columns.actions'),
+    align: 'right',
+    width: 56,
+    render: (item) => (
+      <ItemActionsButton
+        item={item}
+        actions={itemActions(viewer, rules, [item])}
+        tabbable={selection.tabStop === itemKey(item)}
+        on={{
+          open: () => open(item),
+          edit: act('edit', [item]),
+          download: act('download', [item]),
+          remove: act('remove', [item]),
+        }}
+      />
+    ),
+  };
 
   return (
     <Stack gap="lg">
@@ -160,11 +230,11 @@ export function WorkflowsPage() {
                 createDirectory: () => create('createDirectory'),
               }}
             >
-              <div {...selection.surfaceProps}>
+              <div {...selection.surfaceProps} ref={surface}>
                 <DataTable
                   mode="server"
                   {...list.table}
-                  columns={columns.shown(allColumns)}
+                  columns={[...columns.shown(allColumns), actionsColumn]}
                   rows={rows}
                   total={page?.total ?? 0}
                   rowKey={itemKey}
@@ -181,7 +251,7 @@ export function WorkflowsPage() {
           </Text>
         </Stack>
       </Card>
-      <WorkflowDialogs dialog={dialog} onClose={() => setDialog(null)} />
+      <WorkflowDialogs dialog={dialog} onClose={closeDialog} />
     </Stack>
   );
 }
