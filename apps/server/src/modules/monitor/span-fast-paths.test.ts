@@ -33,7 +33,8 @@ let company: TestCompany;
 let people: number[];
 const sessions: Row[] = [];
 const idles: Row[] = [];
-const shifts: (Row & { end: number; archived: boolean })[] = [];
+type Shift = Row & { end: number; archived: boolean };
+const shifts: Shift[] = [];
 const breaks: (Row & { threshold: number })[] = [];
 
 beforeAll(async () => {
@@ -83,15 +84,7 @@ beforeAll(async () => {
   await ensureMonthPartition(db, 'activity_spans', BASE);
   await ensureMonthPartition(db, 'activity_spans', BASE + 31 * DAY);
   for (let i = 0; i < spanRows.length; i += 500) await db.insert(activitySpans).values(spanRows.slice(i, i + 500));
-  await db.insert(schedules).values(
-    shifts.map((shift) => ({
-      tenantId: company.tenantId,
-      userId: shift.user,
-      scheduleStart: shift.start,
-      scheduleEnd: shift.end,
-      archived: shift.archived,
-    })),
-  );
+  await db.insert(schedules).values(scheduleRows(company, shifts));
 
   function row(
     user: number,
@@ -103,6 +96,16 @@ beforeAll(async () => {
     return spanRow(company, { userId: user, kind, start, end, statusId });
   }
 }, 120_000);
+
+/** The `schedules` rows of a company's shifts. */
+const scheduleRows = (of: TestCompany, list: readonly Shift[]) =>
+  list.map((shift) => ({
+    tenantId: of.tenantId,
+    userId: shift.user,
+    scheduleStart: shift.start,
+    scheduleEnd: shift.end,
+    archived: shift.archived,
+  }));
 
 afterAll(async () => {
   await t.close();
@@ -130,7 +133,7 @@ function plainUtilization(
   from: number,
   to: number,
   who: readonly number[] | null,
-  data: { shifts: typeof shifts; sessions: Row[]; idles: Row[]; now: number } = { shifts, sessions, idles, now: NOW },
+  data: { shifts: Shift[]; sessions: Row[]; idles: Row[]; now: number } = { shifts, sessions, idles, now: NOW },
 ) {
   const { shifts, sessions, idles, now: NOW } = data;
   const end = to + 1;
@@ -228,7 +231,7 @@ function plainAttendance(
   from: number,
   to: number,
   who: readonly number[] | null,
-  data: { shifts: typeof shifts; sessions: Row[]; now: number } = { shifts, sessions, now: NOW },
+  data: { shifts: Shift[]; sessions: Row[]; now: number } = { shifts, sessions, now: NOW },
 ) {
   const per = new Map<
     number,
@@ -401,7 +404,7 @@ describe('attendance (and utilization) at the edges of their rules', () => {
     for (let i = 0; i < 7; i += 1) who.push((await createUser(db, { company: other })).id);
     const [p, q, r, u, v, w, x] = who as [number, number, number, number, number, number, number];
     const T = NOW - 3 * DAY;
-    const edgeShifts: typeof shifts = [];
+    const edgeShifts: Shift[] = [];
     const edgeSessions: Row[] = [];
     const shift = (user: number, start: number, end: number, archived = false) =>
       edgeShifts.push({ user, start, end, archived });
@@ -447,15 +450,7 @@ describe('attendance (and utilization) at the edges of their rules', () => {
           ...edgeIdles.map((s) => ({ ...s, kind: 'idle' as const })),
         ].map((s) => spanRow(other, { ...s, userId: s.user })),
       );
-    await db.insert(schedules).values(
-      edgeShifts.map((s) => ({
-        tenantId: other.tenantId,
-        userId: s.user,
-        scheduleStart: s.start,
-        scheduleEnd: s.end,
-        archived: s.archived,
-      })),
-    );
+    await db.insert(schedules).values(scheduleRows(other, edgeShifts));
     const data = { shifts: edgeShifts, sessions: edgeSessions, now: NOW };
     for (const [from, to] of [
       [T - DAY, NOW],
