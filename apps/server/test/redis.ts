@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -90,3 +91,48 @@ export async function until(condition: () => boolean, timeoutMs = 5_000, what = 
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A redis-server of the test's own, on a free port, that the test may kill (SIGKILL) and start
+ * again on the same port: a real outage without touching the machine's Redis. Keeps nothing on
+ * disk (`--save '' --appendonly no`), so a restart comes back empty, as a Redis without
+ * persistence does.
+ */
+export async function startRedisServer() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  let child: ChildProcess | undefined;
+
+  async function start() {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    child = started;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      started.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) resolve();
+      });
+      started.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output.slice(-500)}`)));
+    });
+    started.stdout!.resume();
+  }
+
+  /** Stops the server at once, like a crash; resolves once the process is gone. */
+  async function kill() {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  }
+
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, port, start, kill };
+}

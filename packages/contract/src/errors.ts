@@ -33,6 +33,7 @@ export const ERROR_MESSAGES = {
   ERROR_AGENT_KEY_IN_USE: 'The licence key is in use on another machine.',
   ERROR_AGENT_REPLACED: 'A newer connection from this machine replaced this one.',
   ERROR_AGENT_NOT_CONNECTED: 'The agent is no longer connected.',
+  ERROR_AGENT_UNREACHABLE: 'The command did not reach the agent: its server could not be reached. Please try again.',
   ERROR_AGENT_QUEUE_ENTRY_NOT_EXIST: "The queued workflow is no longer in the agent's queue.",
   ERROR_LIVE_DESTINATION_UNKNOWN: 'Unknown destination.',
   ERROR_LIVE_FRAME_INVALID: 'The frame is not valid STOMP 1.2.',

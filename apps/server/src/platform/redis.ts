@@ -4,7 +4,7 @@ import { AppError } from './errors';
 
 /** Reconnection attempts back off by this much each, and are never further apart than the cap. */
 const RETRY_STEP_MS = 200;
-const RETRY_CAP_MS = 2_000;
+export const RETRY_CAP_MS = 2_000;
 /** A command Redis does not answer within this counts as failed (a hung Redis is as good as gone). */
 const COMMAND_TIMEOUT_MS = 2_000;
 

@@ -8,8 +8,8 @@ import { forbidden, unauthorized } from '../../platform/errors';
 import { type AgentKeyRow, claimMacAddress, findAgentKey } from './queries';
 
 /** An agent as its key and machine identify it, after every check of LIVE.md (Agents). */
-export type AgentIdentity = {
-  key: AgentKeyRow;
+export type AgentIdentity<K extends AgentKeyRow = AgentKeyRow> = {
+  key: K;
   keyDigest: string;
   macAddress: string;
   hostname: string;
@@ -48,7 +48,12 @@ export function keyRefusal(key: AgentKeyRow | undefined, now = Date.now()): Erro
  * installation's agent secret, a valid key of a valid licence, and a machine of that key. A
  * generated key (no MAC address yet) takes this machine's.
  */
-export async function identifyAgent(options: AgentKeyOptions, header: AgentHeaders): Promise<AgentIdentity> {
+export async function identifyAgent<K extends AgentKeyRow>(
+  options: AgentKeyOptions,
+  header: AgentHeaders,
+  /** How the key is read: `findAgentKey`, or a read that brings what the caller needs besides. */
+  find: (db: Executor, keyDigest: string) => Promise<K | undefined>,
+): Promise<AgentIdentity<K>> {
   const appKey = header(CONNECT_HEADERS.appKey);
   if (!appKey || !options.appKeys.has(appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
   if (!sameSecret(header(CONNECT_HEADERS.secret), options.agentSecret))
@@ -57,7 +62,7 @@ export async function identifyAgent(options: AgentKeyOptions, header: AgentHeade
   const normalized = normalizeKey(header(CONNECT_HEADERS.licenseKey) ?? '');
   if (!normalized) throw unauthorized('ERROR_LICENSE_KEY_INVALID');
   const digest = keyDigest(normalized);
-  const key = await findAgentKey(options.db, digest);
+  const key = await find(options.db, digest);
   const refusal = keyRefusal(key);
   if (refusal || !key) throw unauthorized(refusal ?? 'ERROR_LICENSE_KEY_INVALID');
 

@@ -19,7 +19,27 @@ export type BackplaneMessage =
   | { type: 'agent-down'; sessionId: string; tenantId: string | null }
   | { type: 'agent-workflows'; sessionId: string; tenantId: string | null; changes: WorkflowChanges }
   | { type: 'agent-queue'; sessionId: string; tenantId: string | null; changes: QueueChanges }
-  | { type: 'command'; sessionId: string; command: AgentCommand }
+  /**
+   * A console's command for the agent `sessionId`, which instance `to` holds; `from` is told how it
+   * went (`command-result`). The holder drops it after `expiresAt` (epoch ms): past it, `from` has
+   * told the console it did not reach the agent.
+   */
+  | {
+      type: 'command';
+      id: string;
+      from: string;
+      to: string;
+      expiresAt: number;
+      sessionId: string;
+      command: AgentCommand;
+    }
+  | { type: 'command-result'; id: string; to: string; delivered: boolean }
+  /**
+   * The agents `instanceId` holds now, said when it is back after an outage (the others drop
+   * those of its agents that left meanwhile, unannounced); `ask`: every other instance answers
+   * with its own, because this one may have missed their departures.
+   */
+  | { type: 'roster'; instanceId: string; sessionIds: readonly string[]; ask: boolean }
   /** A run stored as an execution log: the report pages showing today refresh (`/topic/executions`). */
   | { type: 'execution'; notice: ExecutionNotice }
   /** Disconnect, wherever they are, the agents of these accounts (or of every account of these licences), with this error key. */

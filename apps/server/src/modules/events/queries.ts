@@ -1,29 +1,56 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { accounts, companies, licenses, workflows } from '../../db/schema';
+import { accounts, companies, executionLastRuns, licenses, workflows } from '../../db/schema';
 
-/** A licence key as an agent presents it: the account, its licence and company, by the key's digest. */
+/** A licence key's columns as an agent presents it: the account, its licence and company. */
+const keyColumns = {
+  accountId: accounts.id,
+  licenseId: licenses.id,
+  tenantId: accounts.tenantId,
+  companyName: companies.name,
+  fullName: accounts.fullName,
+  emailAddress: accounts.emailAddress,
+  macAddresses: accounts.macAddresses,
+  keyInvalidatedAt: accounts.invalidatedAt,
+  archived: accounts.archived,
+  expirationDate: licenses.expirationDate,
+  licenseInvalidatedAt: licenses.invalidatedAt,
+};
+
+/** A licence key as an agent presents it, by the key's digest. */
 export async function findAgentKey(db: Executor, keyDigest: string) {
   const [row] = await db
-    .select({
-      accountId: accounts.id,
-      licenseId: licenses.id,
-      tenantId: accounts.tenantId,
-      companyName: companies.name,
-      fullName: accounts.fullName,
-      emailAddress: accounts.emailAddress,
-      macAddresses: accounts.macAddresses,
-      keyInvalidatedAt: accounts.invalidatedAt,
-      archived: accounts.archived,
-      expirationDate: licenses.expirationDate,
-      licenseInvalidatedAt: licenses.invalidatedAt,
-    })
+    .select(keyColumns)
     .from(accounts)
     .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
     .leftJoin(companies, eq(companies.id, licenses.companyId))
     .where(eq(accounts.keyDigest, keyDigest))
     .limit(1);
   return row;
+}
+
+/**
+ * The key as `findAgentKey` reads it, with the end of its last stored run of each workflow (the
+ * list's `lastExecution`, docs/live-channel.md): what an agent's CONNECT needs, in one round trip.
+ */
+export async function findConnectingAgentKey(db: Executor, keyDigest: string) {
+  const [row] = await db
+    .select({
+      ...keyColumns,
+      lastRuns: sql<
+        [number, number][] | string | null
+      >`(select json_agg(json_build_array(${executionLastRuns.workflowId}, ${executionLastRuns.lastEnd})) from ${executionLastRuns} where ${executionLastRuns.accountId} = ${accounts.id})`,
+    })
+    .from(accounts)
+    .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
+    .leftJoin(companies, eq(companies.id, licenses.companyId))
+    .where(eq(accounts.keyDigest, keyDigest))
+    .limit(1);
+  if (!row) return undefined;
+  const { lastRuns, ...key } = row;
+  // json: parsed by node-postgres and PGlite alike, a string should a driver leave it as text.
+  const pairs = (typeof lastRuns === 'string' ? JSON.parse(lastRuns) : (lastRuns ?? [])) as [number, number][];
+  return { ...key, lastRuns: new Map(pairs.map(([workflowId, end]) => [Number(workflowId), Number(end)])) };
 }
 
 export type AgentKeyRow = NonNullable<Awaited<ReturnType<typeof findAgentKey>>>;

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../platform/errors';
-import { isRecord, isRedisUnavailable, jsonRecord, type RedisConnections, withRedis } from '../../platform/redis';
+import {
+  isRecord,
+  isRedisUnavailable,
+  jsonRecord,
+  RETRY_CAP_MS,
+  type RedisConnections,
+  withRedis,
+} from '../../platform/redis';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
 
 /** What goes over the channel: a message of an instance, or its goodbye when it stops gracefully. */
@@ -49,8 +56,9 @@ return removed
  *   the sweep reads a short index rather than the whole presence hash. Every sweepEveryMs each
  *   instance checks the instances of that set and those it heard from; one whose key is gone is
  *   reported once to onInstanceGone and its entries are removed. A killed instance is therefore
- *   gone from every other within instanceTtlMs + sweepEveryMs; a graceful `close()` says goodbye
- *   and is gone at once.
+ *   gone from every other within instanceTtlMs + sweepEveryMs (once Redis has been back for
+ *   instanceTtlMs + RETRY_CAP_MS: see `sweepQuietUntil`); a graceful `close()` says goodbye and is
+ *   gone at once.
  * - Redis away: publish, saveAgent, deleteAgent and snapshot reject with AppError 503
  *   ERROR_SERVICE_UNAVAILABLE; the timers keep running and fail quietly (the connection logs the
  *   outage once). onReconnect handlers run when this instance is back in the shared state after
@@ -148,9 +156,17 @@ export function createRedisBackplane(options: {
     }
   }
 
+  /**
+   * After Redis comes back (restarted empty, perhaps), every instance's key is missing until it
+   * reconnects and refreshes it, and instances reconnect up to RETRY_CAP_MS apart: until a whole
+   * time to live has passed since this one reconnected, a missing key is no sign of a dead
+   * instance, and nobody is reported gone.
+   */
+  let sweepQuietUntil = 0;
+
   let sweeping = false;
   async function sweep() {
-    if (sweeping || closed || command.status !== 'ready') return;
+    if (sweeping || closed || command.status !== 'ready' || Date.now() < sweepQuietUntil) return;
     sweeping = true;
     try {
       const ids = new Set([...(await command.smembers(instancesKey)), ...heard]);
@@ -177,7 +193,10 @@ export function createRedisBackplane(options: {
     }
   }
 
-  command.on('ready', () => void heartbeat());
+  command.on('ready', () => {
+    if (everAnnounced) sweepQuietUntil = Date.now() + instanceTtlMs + RETRY_CAP_MS;
+    void heartbeat();
+  });
   command.on('close', () => {
     // Whatever this instance published meanwhile was refused: it re-announces once back.
     if (!everAnnounced) return;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ActivityFrame } from '@opsdeck/contract/activity';
 import type { Authority } from '@opsdeck/contract/authorities';
@@ -30,12 +31,11 @@ import type { DomainEvent, EventBus } from '../../platform/events';
 import { isRedisUnavailable } from '../../platform/redis';
 import { type StompHandlers, StompRefusal, type StompSession } from '../../platform/stomp/server';
 import type { ActivityService } from '../activity/service';
-import { lastExecutions } from '../execution-logs/queries';
 import type { ExecutingAgent, ExecutionLogsService } from '../execution-logs/service';
 import { findWorkflow } from '../workflows/queries';
 import { type AgentIdentity, identifyAgent, keyRefusal } from './agent-keys';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
-import { findAgentKey, runnableWorkflows } from './queries';
+import { findAgentKey, findConnectingAgentKey, runnableWorkflows } from './queries';
 
 /** What one live connection is: a console (a signed-in user) or an agent (a licence key on a machine). */
 type ConsoleContext = {
@@ -78,7 +78,12 @@ export type EventsServiceOptions = {
   expiryCheckMs?: number;
   /** The whole-list topic is sent at most this often per console (ms): 10,000 agents connecting must not send 10,000 lists. */
   activeAgentsEveryMs?: number;
+  /** How long a command handed to another instance may take to reach the agent (ms) before the console is told it did not. */
+  commandConfirmMs?: number;
 };
+
+/** How long a departed agent's session id is remembered, so that a stale snapshot cannot bring it back. */
+const DEPARTED_KEEP_MS = 60_000;
 
 const refuse = (key: ErrorKey | string, message?: string) => new StompRefusal(key, message);
 
@@ -86,6 +91,9 @@ const refuse = (key: ErrorKey | string, message?: string) => new StompRefusal(ke
  * The API's failures as the channel's refusals: an AppError keeps its key, a database or Redis
  * that is away is ERROR_SERVICE_UNAVAILABLE; anything else stays an internal error (logged by the transport).
  */
+/** Redis was away for a backplane call (the call rejected with the API's 503). */
+const backplaneAway = (error: unknown) => error instanceof AppError && error.statusCode === 503;
+
 function asRefusal(error: unknown): unknown {
   if (error instanceof AppError) return refuse(error.key);
   if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) return refuse('ERROR_SERVICE_UNAVAILABLE');
@@ -131,6 +139,11 @@ export function createEventsService(options: EventsServiceOptions) {
   const consoles = new Set<LiveSession>();
   const pendingLists = new Set<LiveSession>();
   let listTimer: NodeJS.Timeout | undefined;
+  /** Session ids of agents that left lately, oldest first: a snapshot read before they left must not list them again. */
+  const departed = new Map<string, number>();
+  /** The last roster each other instance said, numbered in the order heard (`rosterCount`). */
+  const rosters = new Map<string, { heard: number; sessionIds: ReadonlySet<string> }>();
+  let rosterCount = 0;
 
   // ----- consoles: scope and fan-out --------------------------------------------------------
 
@@ -203,10 +216,23 @@ export function createEventsService(options: EventsServiceOptions) {
     return [...byId.values()];
   }
 
+  function addAgent(entry: PresenceEntry) {
+    presence.set(entry.agent.sessionId, entry);
+    sessionOfKey.set(entry.keyDigest, entry.agent.sessionId);
+    toConsoles(DESTINATIONS.connect, entry.agent.tenantId, entry.agent);
+    scheduleActiveAgents(entry.agent.tenantId);
+  }
+
   function removeAgent(sessionId: string) {
     const entry = presence.get(sessionId);
     if (!entry) return;
     presence.delete(sessionId);
+    const now = Date.now();
+    departed.set(sessionId, now);
+    for (const [id, at] of departed) {
+      if (now - at < DEPARTED_KEEP_MS) break;
+      departed.delete(id);
+    }
     if (sessionOfKey.get(entry.keyDigest) === sessionId) sessionOfKey.delete(entry.keyDigest);
     toConsoles(DESTINATIONS.disconnect, entry.agent.tenantId, { sessionId });
     scheduleActiveAgents(entry.agent.tenantId);
@@ -214,14 +240,8 @@ export function createEventsService(options: EventsServiceOptions) {
 
   function apply(message: BackplaneMessage) {
     switch (message.type) {
-      case 'agent-up': {
-        const entry = { instanceId: message.instanceId, keyDigest: message.keyDigest, agent: message.agent };
-        presence.set(message.agent.sessionId, entry);
-        sessionOfKey.set(message.keyDigest, message.agent.sessionId);
-        toConsoles(DESTINATIONS.connect, message.agent.tenantId, message.agent);
-        scheduleActiveAgents(message.agent.tenantId);
-        return;
-      }
+      case 'agent-up':
+        return addAgent({ instanceId: message.instanceId, keyDigest: message.keyDigest, agent: message.agent });
       case 'agent-down':
         return removeAgent(message.sessionId);
       case 'agent-workflows': {
@@ -245,9 +265,19 @@ export function createEventsService(options: EventsServiceOptions) {
         return;
       }
       case 'command': {
-        localAgents.get(message.sessionId)?.send(DESTINATIONS.agentCommands, message.command);
+        if (message.to !== backplane.instanceId) return;
+        // Past its deadline the sender has told the console it did not arrive: it must not.
+        const delivered = Date.now() <= message.expiresAt && deliverCommand(message.sessionId, message.command);
+        void backplane
+          .publish({ type: 'command-result', id: message.id, to: message.from, delivered })
+          .catch((err: unknown) => log.warn({ err }, 'command result not sent'));
         return;
       }
+      case 'command-result':
+        if (message.to === backplane.instanceId) commandResults.get(message.id)?.(message.delivered);
+        return;
+      case 'roster':
+        return applyRoster(message);
       case 'evict': {
         const accounts = new Set(message.accountIds);
         const licences = new Set(message.licenseIds);
@@ -261,37 +291,88 @@ export function createEventsService(options: EventsServiceOptions) {
   }
   backplane.onMessage(apply);
   backplane.onInstanceGone((instanceId) => {
+    rosters.delete(instanceId);
     for (const [sessionId, entry] of presence) if (entry.instanceId === instanceId) removeAgent(sessionId);
   });
-  // Back after an outage: the others may have taken this instance for dead and dropped its agents.
-  backplane.onReconnect?.(() => {
+  backplane.onReconnect?.(() => void rejoin().catch((err: unknown) => log.warn({ err }, 'live presence not rejoined')));
+
+  /** The agents of another instance that it no longer holds are gone (they left while it could not say so). */
+  function applyRoster(message: Extract<BackplaneMessage, { type: 'roster' }>) {
+    if (message.instanceId === backplane.instanceId) return;
+    const listed = new Set(message.sessionIds);
+    rosters.set(message.instanceId, { heard: ++rosterCount, sessionIds: listed });
+    for (const [sessionId, entry] of presence) {
+      if (entry.instanceId === message.instanceId && !listed.has(sessionId)) removeAgent(sessionId);
+    }
+    if (message.ask) void publishRoster(false);
+  }
+
+  function publishRoster(ask: boolean) {
+    const sessionIds = [...localAgents.keys()];
+    return backplane
+      .publish({ type: 'roster', instanceId: backplane.instanceId, sessionIds, ask })
+      .catch((err: unknown) => log.warn({ err }, 'live roster not sent'));
+  }
+
+  /**
+   * Back after Redis was away (docs/live-channel.md, Several instances): Redis may have restarted
+   * empty, the others may have dropped this instance's agents, and messages were lost both ways
+   * (agents that left on either side were never announced). This instance puts its own agents
+   * back in the shared presence (its stale entries out), announces them with the roster of what
+   * it holds, asks the others for theirs, and adds the agents it missed from the snapshot.
+   */
+  async function rejoin() {
+    const heardBefore = rosterCount;
+    const entries = await backplane.snapshot();
+    for (const entry of entries) {
+      if (entry.instanceId === backplane.instanceId && !localAgents.has(entry.agent.sessionId))
+        await backplane.deleteAgent(entry.agent.sessionId);
+    }
     for (const sessionId of localAgents.keys()) {
       const entry = presence.get(sessionId);
       if (!entry) continue;
-      void backplane.saveAgent(entry).catch(() => {});
-      void backplane
-        .publish({ type: 'agent-up', instanceId: backplane.instanceId, agent: entry.agent, keyDigest: entry.keyDigest })
-        .catch(() => {});
+      await backplane.saveAgent(entry);
+      await backplane.publish({
+        type: 'agent-up',
+        instanceId: backplane.instanceId,
+        agent: entry.agent,
+        keyDigest: entry.keyDigest,
+      });
     }
-    void loadSnapshot();
-  });
+    await publishRoster(true);
+    addMissing(entries, heardBefore);
+  }
+
+  /**
+   * The snapshot's agents of other instances not known here. Not one that left since (`departed`),
+   * nor one missing from its instance's roster heard after the snapshot was asked for.
+   */
+  function addMissing(entries: readonly PresenceEntry[], heardBefore: number) {
+    for (const entry of entries) {
+      const { sessionId } = entry.agent;
+      if (entry.instanceId === backplane.instanceId || presence.has(sessionId) || departed.has(sessionId)) continue;
+      const roster = rosters.get(entry.instanceId);
+      if (roster && roster.heard > heardBefore && !roster.sessionIds.has(sessionId)) continue;
+      addAgent(entry);
+    }
+  }
 
   async function loadSnapshot() {
-    for (const entry of await backplane.snapshot().catch(() => [])) {
-      if (!presence.has(entry.agent.sessionId)) {
-        presence.set(entry.agent.sessionId, entry);
-        sessionOfKey.set(entry.keyDigest, entry.agent.sessionId);
-      }
-    }
+    const heardBefore = rosterCount;
+    addMissing(await backplane.snapshot().catch(() => []), heardBefore);
   }
 
   // ----- agents ------------------------------------------------------------------------------
 
   async function connectAgent(header: (name: string) => string | undefined): Promise<AgentContext> {
-    const identity = await identifyAgent(
+    // The key and its last runs in one query: 10,000 agents reconnecting make 10,000 round trips, not 20,000.
+    const { key: connecting, ...identified } = await identifyAgent(
       { db, appKeys: options.access.appKeys, agentSecret: options.agentSecret },
       header,
+      findConnectingAgentKey,
     );
+    const { lastRuns: last, ...key } = connecting;
+    const identity: AgentIdentity = { ...identified, key };
     const holder = sessionOfKey.get(identity.keyDigest);
     const held = holder ? presence.get(holder) : undefined;
     if (held) {
@@ -304,15 +385,17 @@ export function createEventsService(options: EventsServiceOptions) {
         key: 'ERROR_AGENT_REPLACED',
       });
     }
-    const { key } = identity;
-    const last = await lastExecutions(db, key.accountId);
     const workflows: AgentWorkflow[] = key.tenantId
       ? (await tenantWorkflows(key.tenantId)).map((row) => ({ ...row, lastExecution: last.get(row.id) ?? null }))
       : [];
     return { kind: 'agent', identity, workflows };
   }
 
-  /** Synchronous up to the publish: with one instance the agent is listed before any frame of its client is read. */
+  /**
+   * Synchronous up to the first backplane call: with one instance the agent is listed before any
+   * frame of its client is read. With Redis away the agent is refused (ERROR_SERVICE_UNAVAILABLE)
+   * and comes back later: the one session per key cannot be checked across instances.
+   */
   async function agentConnected(session: LiveSession) {
     const { identity, workflows } = session.context as AgentContext;
     const { key } = identity;
@@ -332,13 +415,14 @@ export function createEventsService(options: EventsServiceOptions) {
     };
     localAgents.set(session.id, session);
     const entry: PresenceEntry = { instanceId: backplane.instanceId, keyDigest: identity.keyDigest, agent };
+    // Saved before it is announced: an instance that hears of it and then reads the snapshot finds it there.
+    await backplane.saveAgent(entry);
     await backplane.publish({
       type: 'agent-up',
       instanceId: backplane.instanceId,
       agent,
       keyDigest: identity.keyDigest,
     });
-    await backplane.saveAgent(entry).catch((err: unknown) => log.warn({ err }, 'presence not saved'));
   }
 
   /**
@@ -371,6 +455,20 @@ export function createEventsService(options: EventsServiceOptions) {
     throw refuse('ERROR_LIVE_DESTINATION_UNKNOWN');
   }
 
+  /**
+   * An agent's change of its own queue or workflows. With Redis away it still applies here (the
+   * agent is not refused for what it did): the instance announces its agents whole when it is
+   * back (`rejoin`), so the others catch up then.
+   */
+  async function publishAgentChange(message: BackplaneMessage) {
+    try {
+      await backplane.publish(message);
+    } catch (error) {
+      if (!backplaneAway(error)) throw error;
+      apply(message);
+    }
+  }
+
   async function agentMessage(session: LiveSession, destination: string, body: Buffer) {
     const { identity } = session.context as AgentContext;
     const tenantId = identity.key.tenantId;
@@ -381,7 +479,7 @@ export function createEventsService(options: EventsServiceOptions) {
         // Each instance keeps every agent's queue in memory: one agent may not grow it without bound.
         if ((entry?.agent.queuedWorkflows.length ?? 0) + changes.added.length > MAX_LIST_ITEMS)
           throw refuse('ERROR_GENERAL_INVALID_INPUT');
-        await backplane.publish({ type: 'agent-queue', sessionId: session.id, tenantId, changes });
+        await publishAgentChange({ type: 'agent-queue', sessionId: session.id, tenantId, changes });
         // The scheduled count of the reports; the consoles have the change already, whatever happens here.
         await options.executions
           .recordQueue(executingAgent(identity), changes)
@@ -398,7 +496,7 @@ export function createEventsService(options: EventsServiceOptions) {
           removed: [],
         };
         if (changes.updated.length > 0)
-          await backplane.publish({ type: 'agent-workflows', sessionId: session.id, tenantId, changes });
+          await publishAgentChange({ type: 'agent-workflows', sessionId: session.id, tenantId, changes });
         return;
       }
       case DESTINATIONS.agentExecution: {
@@ -537,8 +635,73 @@ export function createEventsService(options: EventsServiceOptions) {
     return entry;
   }
 
-  async function sendCommand(sessionId: string, command: AgentCommand) {
-    await backplane.publish({ type: 'command', sessionId, command });
+  /** Commands handed to another instance, waiting for its word on them, by command id. */
+  const commandResults = new Map<string, (delivered: boolean) => void>();
+  const commandConfirmMs = options.commandConfirmMs ?? 5_000;
+
+  /** Writes a command to the agent's socket if it is here and open. */
+  function deliverCommand(sessionId: string, command: AgentCommand): boolean {
+    const session = localAgents.get(sessionId);
+    if (!session || session.closed) return false;
+    session.send(DESTINATIONS.agentCommands, command);
+    return !session.closed;
+  }
+
+  /**
+   * Hands a command to its agent (docs/live-channel.md, Commands): straight to the socket when the
+   * agent is here, else to the instance holding it, which answers whether it wrote it to the
+   * socket. Never lost silently: a command that cannot cross (Redis away, or no answer within
+   * commandConfirmMs, after which the holder drops it) is refused ERROR_AGENT_UNREACHABLE.
+   */
+  async function sendCommand(entry: PresenceEntry, command: AgentCommand) {
+    const { sessionId } = entry.agent;
+    if (localAgents.has(sessionId) || entry.instanceId === backplane.instanceId) {
+      if (!deliverCommand(sessionId, command)) throw refuse('ERROR_AGENT_NOT_CONNECTED');
+      return;
+    }
+    const id = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const result = new Promise<boolean | undefined>((resolve) => {
+      // A little past the holder's deadline, so that an answer on its way still counts.
+      timer = setTimeout(() => resolve(undefined), commandConfirmMs + 500);
+      commandResults.set(id, resolve);
+    });
+    try {
+      await backplane.publish({
+        type: 'command',
+        id,
+        from: backplane.instanceId,
+        to: entry.instanceId,
+        expiresAt: Date.now() + commandConfirmMs,
+        sessionId,
+        command,
+      });
+      const delivered = await result;
+      if (delivered === undefined) throw refuse('ERROR_AGENT_UNREACHABLE');
+      if (!delivered) throw refuse('ERROR_AGENT_NOT_CONNECTED');
+    } catch (error) {
+      throw backplaneAway(error) ? refuse('ERROR_AGENT_UNREACHABLE') : error;
+    } finally {
+      clearTimeout(timer);
+      commandResults.delete(id);
+    }
+  }
+
+  /**
+   * While this instance may miss other instances' events (Redis away), a sign-out or a role change
+   * made elsewhere may not have reached it: a command reads its sender's session again first.
+   */
+  async function commandSender(session: LiveSession) {
+    const context = session.context as ConsoleContext;
+    if (options.events.isLive?.() !== false) return context;
+    try {
+      context.auth = await authenticateHeaders(options.access, context.credentials);
+    } catch (err) {
+      const key = err instanceof AppError ? err.key : 'ERROR_UNAUTHORIZED';
+      if (key !== 'ERROR_SERVICE_UNAVAILABLE') session.close(key);
+      throw err;
+    }
+    return context;
   }
 
   async function consoleMessage(session: LiveSession, destination: string, body: Buffer) {
@@ -549,18 +712,18 @@ export function createEventsService(options: EventsServiceOptions) {
         return;
       case DESTINATIONS.executeCommand: {
         const command = parse(ExecuteCommand, body);
-        await commandTarget(context, command.sessionId, command.workflowId);
-        await sendCommand(command.sessionId, { command: 'execute', workflowId: command.workflowId });
+        const entry = await commandTarget(await commandSender(session), command.sessionId, command.workflowId);
+        await sendCommand(entry, { command: 'execute', workflowId: command.workflowId });
         return;
       }
       case DESTINATIONS.terminateCommand: {
         const command = parse(TerminateCommand, body);
-        const entry = await commandTarget(context, command.sessionId, command.workflowId);
+        const entry = await commandTarget(await commandSender(session), command.sessionId, command.workflowId);
         const queued = entry.agent.queuedWorkflows.find(
           (item) => item.id === command.queueId && item.workflowId === command.workflowId,
         );
         if (!queued) throw refuse('ERROR_AGENT_QUEUE_ENTRY_NOT_EXIST');
-        await sendCommand(command.sessionId, {
+        await sendCommand(entry, {
           command: 'terminate',
           workflowId: command.workflowId,
           queueId: command.queueId,
@@ -612,6 +775,13 @@ export function createEventsService(options: EventsServiceOptions) {
     { resources: ['workflows', 'licenses', 'accounts', 'sessions', 'users', 'roles', 'companies'] },
   );
 
+  // Back after missing other instances' events (Redis away): a sign-out, a role change, an
+  // invalidated key may have been among them, so every console and agent here is checked again.
+  const stopResync = options.events.onResync?.(() => {
+    if (consoles.size > 0) void recheckConsoles();
+    void recheckAgents(() => true).catch((err: unknown) => log.warn({ err }, 'agents not checked again'));
+  });
+
   // ----- the transport's handlers -----------------------------------------------------------
 
   const handlers: StompHandlers<LiveContext> = {
@@ -625,7 +795,7 @@ export function createEventsService(options: EventsServiceOptions) {
       });
     },
     async connected(session) {
-      if (session.context.kind === 'agent') return agentConnected(session);
+      if (session.context.kind === 'agent') return refusing(() => agentConnected(session));
       consoles.add(session);
     },
     subscribe(session, destination) {
@@ -669,7 +839,7 @@ export function createEventsService(options: EventsServiceOptions) {
     activeAgents: (auth: RequestAuth): AgentConnection[] => agentsSeenBy(auth.tenantId),
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
     identifyAgent: (header: (name: string) => string | undefined) =>
-      identifyAgent({ db, appKeys: options.access.appKeys, agentSecret: options.agentSecret }, header),
+      identifyAgent({ db, appKeys: options.access.appKeys, agentSecret: options.agentSecret }, header, findAgentKey),
     /** The keys with an agent connected now, on any instance. */
     connectedAccounts: (): number[] => [...presence.values()].map((entry) => entry.agent.accountId),
     /** This instance's agents and when each was last heard from (a frame or a heart-beat). */
@@ -684,6 +854,7 @@ export function createEventsService(options: EventsServiceOptions) {
       clearInterval(expiryTimer);
       if (listTimer) clearTimeout(listTimer);
       unsubscribe();
+      stopResync?.();
     },
   };
 }
