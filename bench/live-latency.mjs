@@ -10,7 +10,10 @@
 // the Events page is, measures on `/topic/queue/{t}` the time from each of its company's agents'
 // sends to its arrival: every agent loads the server, the console sees a quarter of them. Reports
 // p50/p95/p99/max, the messages expected and received, the server's CPU and RSS.
-// `node bench/live-latency.mjs [--agents 10000] [--seconds 60] [--every 10] [--companies 4]`
+// `--hostile 1` adds, for the whole measurement, the slow and hostile consoles of
+// bench/live-hostile.mjs (20 holding half a frame, one flooding SENDs, one making 10,000
+// SUBSCRIBEs, each reconnecting when closed) and reports how each was closed.
+// `node bench/live-latency.mjs [--agents 10000] [--seconds 60] [--every 10] [--companies 4] [--hostile 1]`
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,8 +40,17 @@ import {
   table,
   waitForLive,
 } from './live-lib.mjs';
+import { startHostile } from './live-hostile.mjs';
 
-const opts = options({ agents: 10_000, seconds: 60, every: 10, companies: 4, workers: 2, concurrency: 100 });
+const opts = options({
+  agents: 10_000,
+  seconds: 60,
+  every: 10,
+  companies: 4,
+  workers: 2,
+  concurrency: 100,
+  hostile: 0,
+});
 const port = 8391;
 const url = liveUrl(port);
 process.env.BENCH_BACKENDS ??= 'pglite';
@@ -112,6 +124,9 @@ async function measure(label, env) {
       `  ${opts.agents} agents send a queue change every ${opts.every} s (${rate.toFixed(0)}/s) for ${opts.seconds} s; ` +
         `the console watches ${watched} of them; load average ${loadAverage()}`,
     );
+    const hostile = opts.hostile
+      ? startHostile({ url, headers: consoleHeaders(token), tenantId: t })
+      : undefined;
     const before = processState(pid);
     const emitting = workers.slice(0, -1).map((worker) => {
       worker.tell({ type: 'emit', everyMs: opts.every * 1000, seconds: opts.seconds, total: opts.agents });
@@ -124,6 +139,8 @@ async function measure(label, env) {
     const emitted = await Promise.all(emitting);
     clearInterval(sampler);
     const after = processState(pid);
+    const hostileCloses = hostile?.stop();
+    if (hostileCloses) console.log(`  hostile clients closed: ${JSON.stringify(hostileCloses)}`);
     await sleep(2000);
     const sent = emitted.reduce((sum, result) => sum + result.sent, 0);
     watcher.tell({ type: 'report' });

@@ -56,6 +56,11 @@ export type StompServerOptions<C> = {
   /** Outbound bytes a client may leave unread before it is dropped as a slow consumer. */
   maxBufferedBytes?: number;
   connectTimeoutMs?: number;
+  /** A frame begun must be whole within this (ms): a client holding half a frame is closed. */
+  frameTimeoutMs?: number;
+  /** Frames a client may send at once, and per second after that (a token bucket); beyond, it is closed. */
+  frameBurst?: number;
+  framesPerSecond?: number;
   /** The key sent for an error that is not a StompRefusal. */
   errorKey?: (err: unknown) => string;
   log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info' | 'debug'>;
@@ -87,6 +92,13 @@ const messageOf = (key: string): string => (isErrorKey(key) ? ERROR_MESSAGES[key
 const MAX_QUEUED_FRAMES = 64;
 /** Subscriptions per connection: each is a map entry, and a client must not make a million. */
 const MAX_SUBSCRIPTIONS = 100;
+/**
+ * The frame rate a client is held to (docs/live-channel.md, Transport): far above what an agent or
+ * a console sends (a few frames a minute; a console's commands as fast as a person clicks), and
+ * above the benchmarks' busiest publisher (about 550 a second), so only a flood meets it.
+ */
+const FRAME_BURST = 2_000;
+const FRAMES_PER_SECOND = 1_000;
 const VERSIONS = ['1.2', '1.1', '1.0'] as const;
 type Version = (typeof VERSIONS)[number];
 const TEXT = { binary: false } as const;
@@ -130,6 +142,9 @@ type Host<C> = {
   heartBeat: readonly [number, number];
   maxBufferedBytes: number;
   connectTimeoutMs: number;
+  frameTimeoutMs: number;
+  frameBurst: number;
+  framesPerSecond: number;
   errorKey: (err: unknown) => string;
   log: StompServerOptions<C>['log'];
   forget: (session: Session<C>) => void;
@@ -154,6 +169,11 @@ class Session<C> implements StompSession<C> {
   /** The last bytes read from the client (lastReceived also counts the time its frames took us). */
   lastHeardAt: number;
   private readonly openedAt: number;
+  /** When the frame the decoder holds part of began to arrive; undefined between frames. */
+  private partialSince: number | undefined;
+  /** The token bucket of the frame rate: frames the client may still send, as of `tokensAt`. */
+  private tokens: number;
+  private tokensAt: number;
 
   constructor(
     private readonly host: Host<C>,
@@ -163,7 +183,8 @@ class Session<C> implements StompSession<C> {
   ) {
     this.request = request;
     this.decoder = new FrameDecoder({ maxFrameBytes });
-    this.openedAt = this.lastSent = this.lastReceived = this.lastHeardAt = Date.now();
+    this.openedAt = this.lastSent = this.lastReceived = this.lastHeardAt = this.tokensAt = Date.now();
+    this.tokens = host.frameBurst;
   }
 
   get closed() {
@@ -211,7 +232,8 @@ class Session<C> implements StompSession<C> {
 
   onMessage(data: RawData) {
     if (this.state === CLOSED) return;
-    this.lastReceived = this.lastHeardAt = Date.now();
+    const now = Date.now();
+    this.lastReceived = this.lastHeardAt = now;
     let items: ReturnType<FrameDecoder['push']>;
     try {
       items = this.decoder.push(toBuffer(data));
@@ -221,10 +243,33 @@ class Session<C> implements StompSession<C> {
       this.end('protocol error', { key, message: messageOf(key) });
       return;
     }
-    for (const item of items) if (item !== 'heartbeat') this.queue.push(item);
+    if (this.decoder.bufferedBytes === 0) this.partialSince = undefined;
+    else this.partialSince ??= now;
+    let frames = 0;
+    for (const item of items) {
+      if (item === 'heartbeat') continue;
+      this.queue.push(item);
+      frames += 1;
+    }
+    if (frames > 0 && !this.spend(frames, now)) {
+      this.host.log.warn({ session: this.id }, 'live client flooding: closed');
+      this.end('flood', { key: 'ERROR_TOO_MANY_REQUESTS', message: FLOODING });
+      return;
+    }
     // A flooding client waits on TCP rather than growing this queue.
     if (this.queue.length > MAX_QUEUED_FRAMES && !this.ws.isPaused) this.ws.pause();
     if (!this.draining && this.queue.length > 0) void this.drain();
+  }
+
+  /** Takes `frames` from the token bucket; false when the client sent more than its rate allows. */
+  private spend(frames: number, now: number): boolean {
+    this.tokens = Math.min(
+      this.host.frameBurst,
+      this.tokens + ((now - this.tokensAt) * this.host.framesPerSecond) / 1000,
+    );
+    this.tokensAt = now;
+    this.tokens -= frames;
+    return this.tokens >= 0;
   }
 
   /** One frame at a time, in order: a handler's answer never overtakes an earlier one's. */
@@ -333,10 +378,9 @@ class Session<C> implements StompSession<C> {
     if (id === undefined || !destination) return this.protocolError('SUBSCRIBE needs an id and a destination');
     if (this.subscriptions.has(id)) return this.protocolError('the subscription id is in use');
     if (this.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-      return this.refuse(
-        destination,
-        new StompRefusal('ERROR_TOO_MANY_REQUESTS', `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection.`),
-      );
+      // Not a refusal the client could live with: a client making subscriptions without end is closed.
+      this.host.log.warn({ session: this.id }, 'live client over its subscriptions: closed');
+      return this.end('too many subscriptions', { key: 'ERROR_TOO_MANY_REQUESTS', message: TOO_MANY_SUBSCRIPTIONS });
     }
     try {
       await this.host.handlers.subscribe(this, destination, headers);
@@ -425,6 +469,10 @@ class Session<C> implements StompSession<C> {
 
   /** The shared timer's visit: handshake deadline, the client's silence, our heart-beat. */
   tick(now: number, tickMs: number) {
+    if (this.partialSince !== undefined && now - this.partialSince >= this.host.frameTimeoutMs) {
+      this.end('frame timeout', { key: 'ERROR_LIVE_FRAME_INVALID', message: FRAME_NOT_COMPLETED });
+      return;
+    }
     if (this.state === CONNECTING) {
       if (now - this.openedAt >= this.host.connectTimeoutMs) this.end('connect timeout', undefined, 'terminate');
       return;
@@ -478,6 +526,9 @@ class Session<C> implements StompSession<C> {
 
 const EMPTY = Buffer.alloc(0);
 const NO_TRANSACTIONS = 'Transactions are not supported.';
+const FLOODING = 'Too many frames: the connection sent faster than the server allows.';
+const FRAME_NOT_COMPLETED = 'A frame was begun and not finished in time.';
+const TOO_MANY_SUBSCRIPTIONS = `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection.`;
 
 const pathOf = (url: string | undefined) => {
   const path = url ?? '/';
@@ -489,13 +540,14 @@ export function createStompServer<C>(options: StompServerOptions<C>): StompServe
   const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   const heartBeat = options.heartBeat ?? SERVER_HEART_BEAT;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const frameTimeoutMs = options.frameTimeoutMs ?? 10_000;
   const all = new Set<Session<C>>();
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
 
   // One timer for every session: a quarter of the shortest interval, so deadlines are met within a
   // quarter, and at most a second apart (10,000 sessions visited once a second is nothing).
-  const intervals = [heartBeat[0], heartBeat[1], connectTimeoutMs].filter((ms) => ms > 0);
+  const intervals = [heartBeat[0], heartBeat[1], connectTimeoutMs, frameTimeoutMs].filter((ms) => ms > 0);
   const tickMs = Math.min(1000, Math.max(10, Math.floor(Math.min(...intervals) / 4)));
 
   const host: Host<C> = {
@@ -503,6 +555,9 @@ export function createStompServer<C>(options: StompServerOptions<C>): StompServe
     heartBeat,
     maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
     connectTimeoutMs,
+    frameTimeoutMs,
+    frameBurst: options.frameBurst ?? FRAME_BURST,
+    framesPerSecond: options.framesPerSecond ?? FRAMES_PER_SECOND,
     errorKey: options.errorKey ?? (() => 'ERROR_GENERAL_INTERNAL'),
     log: options.log,
     forget(session) {
