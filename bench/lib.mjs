@@ -410,3 +410,25 @@ export function startOf(/** @type {'day' | 'month'} */ unit, /** @type {number} 
   }
   return guess;
 }
+
+/**
+ * One scenario of a list benchmark by `openLoop`: a warm-up request, then `rate` requests a second
+ * for `duration` seconds, at most `connections` waiting; prints p50, p99, the rate answered and the
+ * server's CPU time per answer (of `pid`), which a machine shared with other work distorts far less
+ * than latency. An answer other than 2xx, or an error, goes to `failures`.
+ * @param {{ label: string, name: string, url: string, headers: Record<string, string>, rate: number,
+ *   duration: number, connections: number, pid: number, failures: string[] }} scenario
+ */
+export async function openLoopScenario({ label, name, url, headers, rate, duration, connections, pid, failures }) {
+  const warm = await fetch(url, { headers });
+  const page = await warm.json();
+  const result = await openLoop({ url, headers, rate, seconds: duration, inFlight: connections, pid });
+  const bad = result.notOk + result.errors;
+  if (!warm.ok || bad > 0) failures.push(`${label}, ${name}: ${warm.status}, ${bad} not 2xx or failed`);
+  console.log(
+    `  ${name.padEnd(44)} total ${String(page.total).padStart(6)}   p50 ${result.p50.toFixed(0).padStart(4)} ms   ` +
+      `p99 ${result.p99.toFixed(0).padStart(5)} ms   ${result.rate.toFixed(1)} req/s   ` +
+      `server CPU ${result.cpuMs.toFixed(2)} ms/answer${result.skipped ? `   ${result.skipped} skipped` : ''}` +
+      `${bad > 0 ? `   FAILED: ${bad}` : ''}`,
+  );
+}

@@ -10,13 +10,28 @@
 // autocannon runs in this process, on the same cores as the server: at 500 req/s it takes a
 // share of them (docs/performance.md, "Lists at 500 requests a second").
 import { spawnSync } from 'node:child_process';
-import { loadAverage, onEachBackend, paceScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import {
+  loadAverage,
+  onEachBackend,
+  openLoopScenario,
+  paceScenario,
+  root,
+  signedInHeaders,
+  startServer,
+  waitFor,
+} from './lib.mjs';
 
 const usersCount = Number(process.env.BENCH_USERS ?? 100_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const duration = Number(process.env.BENCH_SECONDS ?? 20);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? Math.max(10, Math.ceil(rate / 5)));
 const only = (process.env.BENCH_ONLY ?? '').split('|');
+/**
+ * BENCH_CPU=1: each scenario sent by `openLoop` (its own schedule, at most `connections` waiting)
+ * and measured by the server's CPU time per answer as well, which a machine shared with other work
+ * distorts far less than latency.
+ */
+const cpu = process.env.BENCH_CPU === '1';
 const port = 8293;
 const head = { email: 'head@bench.test', password: 'bench-password' };
 
@@ -58,16 +73,10 @@ async function measureBackend(label, env) {
         `(${new Date().toISOString()}, load ${loadAverage()})`,
     );
     for (const scenario of SCENARIOS.filter((entry) => only.some((text) => entry.name.includes(text)))) {
-      await paceScenario({
-        label,
-        name: scenario.name,
-        url: `http://127.0.0.1:${port}/api/user/get-user-list?${scenario.query}`,
-        headers: auth,
-        rate,
-        duration,
-        connections,
-        failures,
-      });
+      const url = `http://127.0.0.1:${port}/api/user/get-user-list?${scenario.query}`;
+      const common = { label, name: scenario.name, url, headers: auth, rate, duration, connections, failures };
+      if (cpu) await openLoopScenario({ ...common, pid: Number(server.child.pid) });
+      else await paceScenario(common);
     }
     console.log(`  (${new Date().toISOString()}, load ${loadAverage()})`);
   } finally {
