@@ -182,6 +182,14 @@ describe('slow and hostile clients', () => {
     pair.check();
   });
 
+  it('completes the close of a client it had stopped reading (flow control) at once', async () => {
+    const flooder = await rawClient();
+    // Paused as a flood's waiting frames pause it, then closed (the rate, the cap, a handler).
+    (flooder.session as unknown as { ws: WebSocket }).ws.pause();
+    flooder.session.close('ERROR_TOO_MANY_REQUESTS');
+    expect((await flooder.error())?.headers.message).toBe('ERROR_TOO_MANY_REQUESTS');
+  });
+
   it('closes a client making 10,000 subscriptions with an ERROR at the cap', async () => {
     const pair = await wellBehavedPair();
     const subscriber = await rawClient();

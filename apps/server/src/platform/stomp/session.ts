@@ -432,6 +432,9 @@ export class Session<C> implements StompSession<C> {
     this.queue = [];
     this.subscriptions.clear();
     this.request = undefined;
+    // A socket paused by flow control would never read the client's answer to our close frame,
+    // and would linger half-closed until ws gives up (30 s): read again, and drop what comes.
+    if (this.ws.isPaused) this.ws.resume();
     if (how === 'terminate') this.ws.terminate();
     else this.ws.close(how === 'shutdown' ? 1001 : 1000);
     this.host.forget(this);
