@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ActivityFrame } from '@opsdeck/contract/activity';
-import type { Authority } from '@opsdeck/contract/authorities';
-import { ERROR_MESSAGES, type ErrorKey } from '@opsdeck/contract/errors';
+import { ERROR_MESSAGES } from '@opsdeck/contract/errors';
 import {
-  type AgentCommand,
   type AgentConnection,
   type AgentWorkflow,
   CONNECT_HEADERS,
@@ -15,54 +12,33 @@ import {
   type QueueChanges,
   QueueChanges as QueueChangesSchema,
   TENANT_TOPICS,
-  type TenantTopic,
   TerminateCommand,
-  tenantTopic,
   type WorkflowChanges,
   WorkflowUpdates,
 } from '@opsdeck/contract/live';
 import type { FastifyBaseLogger } from 'fastify';
-import type { z } from 'zod';
 import type { Executor } from '../../db/client';
 import { type AccessControlOptions, authenticateHeaders, type RequestAuth } from '../../platform/access';
-import { isDatabaseUnavailable } from '../../platform/database-errors';
 import { AppError } from '../../platform/errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
-import { isRedisUnavailable } from '../../platform/redis';
-import { type StompHandlers, StompRefusal, type StompSession } from '../../platform/stomp/server';
+import type { StompHandlers } from '../../platform/stomp/server';
 import type { ActivityService } from '../activity/service';
-import type { ExecutingAgent, ExecutionLogsService } from '../execution-logs/service';
-import { findWorkflow } from '../workflows/queries';
 import { type AgentIdentity, identifyAgent, keyRefusal } from './agent-keys';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
+import { createCommands } from './commands';
+import { createConsoleFanOut, tenantOf } from './console-fan-out';
+import {
+  type AgentContext,
+  type ConsoleContext,
+  type ExecutionRecorder,
+  executingAgent,
+  type LiveContext,
+  type LiveSession,
+} from './live-context';
 import { findAgentKey, findConnectingAgentKey, runnableWorkflows } from './queries';
+import { backplaneAway, parse, refuse, refusing } from './refusals';
 
-/** What one live connection is: a console (a signed-in user) or an agent (a licence key on a machine). */
-type ConsoleContext = {
-  readonly kind: 'console';
-  auth: RequestAuth;
-  /** What it connected with, to check again when sessions, users or roles change. */
-  readonly credentials: { appKey: string | undefined; token: string; tenantId: string | undefined };
-};
-type AgentContext = {
-  readonly kind: 'agent';
-  readonly identity: AgentIdentity;
-  /** Read before CONNECTED is sent, so that the agent is listed the moment it is told it is connected. */
-  readonly workflows: AgentWorkflow[];
-};
-export type LiveContext = ConsoleContext | AgentContext;
-type LiveSession = StompSession<LiveContext>;
-
-/** Executions and queued runs are stored by the execution-logs area; the channel only hands them over. */
-export type ExecutionRecorder = Pick<ExecutionLogsService, 'record' | 'recordQueue'>;
-
-/** The agent as the execution logs name it: its key, its tenant and its machine. */
-const executingAgent = (identity: AgentIdentity): ExecutingAgent => ({
-  accountId: identity.key.accountId,
-  tenantId: identity.key.tenantId,
-  macAddress: identity.macAddress,
-  hostname: identity.hostname,
-});
+export type { ExecutionRecorder, LiveContext } from './live-context';
 
 export type EventsServiceOptions = {
   db: Executor;
@@ -85,43 +61,6 @@ export type EventsServiceOptions = {
 /** How long a departed agent's session id is remembered, so that a stale snapshot cannot bring it back. */
 const DEPARTED_KEEP_MS = 60_000;
 
-const refuse = (key: ErrorKey | string, message?: string) => new StompRefusal(key, message);
-
-/**
- * The API's failures as the channel's refusals: an AppError keeps its key, a database or Redis
- * that is away is ERROR_SERVICE_UNAVAILABLE; anything else stays an internal error (logged by the transport).
- */
-/** Redis was away for a backplane call (the call rejected with the API's 503). */
-const backplaneAway = (error: unknown) => error instanceof AppError && error.statusCode === 503;
-
-function asRefusal(error: unknown): unknown {
-  if (error instanceof AppError) return refuse(error.key);
-  if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) return refuse('ERROR_SERVICE_UNAVAILABLE');
-  return error;
-}
-
-async function refusing<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw asRefusal(error);
-  }
-}
-
-function parse<T extends z.ZodType>(schema: T, body: Buffer): z.infer<T> {
-  let json: unknown;
-  try {
-    json = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
-  } catch {
-    throw refuse('ERROR_GENERAL_INVALID_INPUT');
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) throw refuse('ERROR_GENERAL_INVALID_INPUT');
-  return result.data;
-}
-
-const COMMAND_AUTHORITIES: readonly Authority[] = ['VIEW_WORKFLOW_EVENTS', 'VIEW_WORKFLOW'];
-
 /**
  * The live channel's rules (LIVE.md): who may connect, subscribe and send what; the presence of
  * every agent (of every instance, through the backplane); relaying agents' changes to the consoles
@@ -137,71 +76,25 @@ export function createEventsService(options: EventsServiceOptions) {
   /** This instance's sockets. */
   const localAgents = new Map<string, LiveSession>();
   const consoles = new Set<LiveSession>();
-  const pendingLists = new Set<LiveSession>();
-  let listTimer: NodeJS.Timeout | undefined;
   /** Session ids of agents that left lately, oldest first: a snapshot read before they left must not list them again. */
   const departed = new Map<string, number>();
   /** The last roster each other instance said, numbered in the order heard (`rosterCount`). */
   const rosters = new Map<string, { heard: number; sessionIds: ReadonlySet<string> }>();
   let rosterCount = 0;
-
-  // ----- consoles: scope and fan-out --------------------------------------------------------
-
-  /** The tenant a console watches; null: an admin watching every company. */
-  const tenantOf = (context: ConsoleContext) => context.auth.tenantId;
-  const sees = (context: ConsoleContext, agentTenant: string | null) => watches(tenantOf(context), agentTenant);
-  /** Whether a console acting on `scope` (null: every company) sees an agent of `agentTenant`. */
-  const watches = (scope: string | null, agentTenant: string | null) => scope === null || scope === agentTenant;
-
-  /** The agents a console acting on `scope` sees, oldest connection first. */
-  function agentsSeenBy(scope: string | null): AgentConnection[] {
-    const seen: AgentConnection[] = [];
-    for (const entry of presence.values()) if (watches(scope, entry.agent.tenantId)) seen.push(entry.agent);
-    return seen.sort((a, b) => a.connectedAt - b.connectedAt || a.sessionId.localeCompare(b.sessionId));
-  }
-
-  /** A tenant topic's message to every local console that may see it, in the form it subscribed with. */
-  function toConsoles(topic: TenantTopic, agentTenant: string | null, body: unknown) {
-    const payload = JSON.stringify(body);
-    for (const session of consoles) {
-      const context = session.context as ConsoleContext;
-      if (!sees(context, agentTenant)) continue;
-      if (agentTenant) session.sendRaw(tenantTopic(topic, agentTenant), payload);
-      if (tenantOf(context) === null) session.sendRaw(topic, payload);
-    }
-  }
-
-  /**
-   * `/topic/active-agents`: the whole list of each console's scope, coalesced (at most one list a
-   * console per interval) and, per scope, built and serialised once for every console that shares it.
-   * The interval grows with the lists (a list of 2,500 agents is about 1 MB): the connect and
-   * disconnect topics carry the changes in between.
-   */
-  function scheduleActiveAgents(agentTenant: string | null) {
-    for (const session of consoles) {
-      if (sees(session.context as ConsoleContext, agentTenant) && session.isSubscribed(DESTINATIONS.activeAgents))
-        pendingLists.add(session);
-    }
-    if (pendingLists.size === 0 || listTimer) return;
-    const every = options.activeAgentsEveryMs ?? 250;
-    listTimer = setTimeout(flushActiveAgents, every * Math.max(1, Math.ceil(presence.size / 1000)));
-  }
-
-  function flushActiveAgents() {
-    listTimer = undefined;
-    const lists = new Map<string | null, string>();
-    for (const session of pendingLists) {
-      if (session.closed) continue;
-      const scope = tenantOf(session.context as ConsoleContext);
-      let list = lists.get(scope);
-      if (list === undefined) {
-        list = JSON.stringify(agentsSeenBy(scope));
-        lists.set(scope, list);
-      }
-      session.sendRaw(DESTINATIONS.activeAgents, list);
-    }
-    pendingLists.clear();
-  }
+  const { agentsSeenBy, toConsoles, scheduleActiveAgents, ...fanOut } = createConsoleFanOut({
+    presence,
+    consoles,
+    activeAgentsEveryMs: options.activeAgentsEveryMs ?? 250,
+  });
+  const { commandTarget, commandSender, sendCommand, deliverCommand, settle } = createCommands({
+    db,
+    backplane,
+    events: options.events,
+    access: options.access,
+    presence,
+    localAgents,
+    confirmMs: options.commandConfirmMs ?? 5_000,
+  });
 
   // ----- presence, as every instance applies the backplane's messages -----------------------
 
@@ -274,7 +167,7 @@ export function createEventsService(options: EventsServiceOptions) {
         return;
       }
       case 'command-result':
-        if (message.to === backplane.instanceId) commandResults.get(message.id)?.(message.delivered);
+        if (message.to === backplane.instanceId) settle(message.id, message.delivered);
         return;
       case 'roster':
         return applyRoster(message);
@@ -616,94 +509,6 @@ export function createEventsService(options: EventsServiceOptions) {
     throw refuse('ERROR_LIVE_DESTINATION_UNKNOWN');
   }
 
-  /** The agent a console's command names, if the console may command it. */
-  async function commandTarget(context: ConsoleContext, sessionId: string, workflowId: number) {
-    if (!COMMAND_AUTHORITIES.every((authority) => context.auth.authorities.has(authority)))
-      throw refuse('ERROR_FORBIDDEN');
-    const entry = presence.get(sessionId);
-    if (!entry || !sees(context, entry.agent.tenantId)) {
-      // Another company's agent is refused as such; one that is gone, as gone.
-      throw refuse(entry ? 'ERROR_TENANT_FORBIDDEN' : 'ERROR_AGENT_NOT_CONNECTED');
-    }
-    const tenantId = entry.agent.tenantId;
-    if (!tenantId || !(await findWorkflow(db, workflowId, tenantId))) throw refuse('ERROR_WORKFLOW_NOT_EXIST');
-    const refusal = keyRefusal(await findAgentKey(db, entry.keyDigest));
-    if (refusal) {
-      await backplane.publish({ type: 'evict', accountIds: [entry.agent.accountId], licenseIds: [], key: refusal });
-      throw refuse(refusal);
-    }
-    return entry;
-  }
-
-  /** Commands handed to another instance, waiting for its word on them, by command id. */
-  const commandResults = new Map<string, (delivered: boolean) => void>();
-  const commandConfirmMs = options.commandConfirmMs ?? 5_000;
-
-  /** Writes a command to the agent's socket if it is here and open. */
-  function deliverCommand(sessionId: string, command: AgentCommand): boolean {
-    const session = localAgents.get(sessionId);
-    if (!session || session.closed) return false;
-    session.send(DESTINATIONS.agentCommands, command);
-    return !session.closed;
-  }
-
-  /**
-   * Hands a command to its agent (docs/live-channel.md, Commands): straight to the socket when the
-   * agent is here, else to the instance holding it, which answers whether it wrote it to the
-   * socket. Never lost silently: a command that cannot cross (Redis away, or no answer within
-   * commandConfirmMs, after which the holder drops it) is refused ERROR_AGENT_UNREACHABLE.
-   */
-  async function sendCommand(entry: PresenceEntry, command: AgentCommand) {
-    const { sessionId } = entry.agent;
-    if (localAgents.has(sessionId) || entry.instanceId === backplane.instanceId) {
-      if (!deliverCommand(sessionId, command)) throw refuse('ERROR_AGENT_NOT_CONNECTED');
-      return;
-    }
-    const id = randomUUID();
-    let timer: NodeJS.Timeout | undefined;
-    const result = new Promise<boolean | undefined>((resolve) => {
-      // A little past the holder's deadline, so that an answer on its way still counts.
-      timer = setTimeout(() => resolve(undefined), commandConfirmMs + 500);
-      commandResults.set(id, resolve);
-    });
-    try {
-      await backplane.publish({
-        type: 'command',
-        id,
-        from: backplane.instanceId,
-        to: entry.instanceId,
-        expiresAt: Date.now() + commandConfirmMs,
-        sessionId,
-        command,
-      });
-      const delivered = await result;
-      if (delivered === undefined) throw refuse('ERROR_AGENT_UNREACHABLE');
-      if (!delivered) throw refuse('ERROR_AGENT_NOT_CONNECTED');
-    } catch (error) {
-      throw backplaneAway(error) ? refuse('ERROR_AGENT_UNREACHABLE') : error;
-    } finally {
-      clearTimeout(timer);
-      commandResults.delete(id);
-    }
-  }
-
-  /**
-   * While this instance may miss other instances' events (Redis away), a sign-out or a role change
-   * made elsewhere may not have reached it: a command reads its sender's session again first.
-   */
-  async function commandSender(session: LiveSession) {
-    const context = session.context as ConsoleContext;
-    if (options.events.isLive?.() !== false) return context;
-    try {
-      context.auth = await authenticateHeaders(options.access, context.credentials);
-    } catch (err) {
-      const key = err instanceof AppError ? err.key : 'ERROR_UNAUTHORIZED';
-      if (key !== 'ERROR_SERVICE_UNAVAILABLE') session.close(key);
-      throw err;
-    }
-    return context;
-  }
-
   async function consoleMessage(session: LiveSession, destination: string, body: Buffer) {
     const context = session.context as ConsoleContext;
     switch (destination) {
@@ -813,7 +618,7 @@ export function createEventsService(options: EventsServiceOptions) {
       );
     },
     disconnected(session) {
-      pendingLists.delete(session);
+      fanOut.forget(session);
       if (session.context.kind === 'console') {
         consoles.delete(session);
         return;
@@ -852,7 +657,7 @@ export function createEventsService(options: EventsServiceOptions) {
     start: loadSnapshot,
     stop() {
       clearInterval(expiryTimer);
-      if (listTimer) clearTimeout(listTimer);
+      fanOut.stop();
       unsubscribe();
       stopResync?.();
     },
