@@ -243,6 +243,27 @@ export async function selectUsers(db: Executor, where: SQL | undefined, orderByN
 
 export const byIds = (ids: readonly number[]) => inArray(users.id, [...ids]);
 
+/**
+ * Users by a condition with their roles (by name, then id) in the same query: a list's page reads
+ * its ten rows in one round trip rather than two (docs/performance.md, "Lists at 500 requests a
+ * second").
+ */
+export async function selectUsersWithRoles(db: Executor, where: SQL | undefined) {
+  return db
+    .select({
+      ...userColumns,
+      groups: sql<{ id: number; name: string }[]>`coalesce((
+        select json_agg(json_build_object('id', ${roles.id}, 'name', ${roles.name}) order by ${roles.name}, ${roles.id})
+        from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
+        where ${userRoles.userId} = ${users.id}
+      ), '[]'::json)`,
+    })
+    .from(users)
+    .leftJoin(departments, eq(departments.id, users.departmentId))
+    .leftJoin(companies, eq(companies.id, users.companyId))
+    .where(where);
+}
+
 /** The roles of these users (or of every user matching `where`), as `{ userId, id, name }`. */
 export async function selectUserRoles(db: Executor, where: SQL | undefined) {
   return db

@@ -127,8 +127,9 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
         : { after: undefined, skip: offset };
     const ids =
       offset < total ? await q.pageUserIds(db, scope, sort, query.size, seek.skip, collectFirst, seek.after) : [];
-    const found = ids.length ? await usersWhere(caller, q.byIds(ids)) : [];
-    return { items: inIdOrder(ids, found), total, page: query.page, size: query.size };
+    const found = ids.length ? await q.selectUsersWithRoles(db, q.byIds(ids)) : [];
+    const items = inIdOrder(ids, found).map((row) => toUser(row, row.groups, caller.userId));
+    return { items, total, page: query.page, size: query.size };
   }
 
   async function get(caller: RequestAuth, id: number): Promise<User> {
