@@ -1,8 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { LIMITS } from '@opsdeck/contract/limits';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -14,6 +12,7 @@ import { createQueryClient } from './lib/query-client';
 import { syncSessionAcrossTabs } from './lib/session';
 import { cssVariablesResolver, theme } from './lib/theme';
 import { routes } from './shell/routes';
+import { Toasts } from './shell/toasts';
 
 const queryClient = createQueryClient();
 installSessionHandling(queryClient);
@@ -27,7 +26,7 @@ createRoot(root).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-        <Notifications position="top-right" autoClose={LIMITS.toastCloseMs} />
+        <Toasts />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -211,8 +211,11 @@ export function isErrorKey(value: unknown): value is ErrorKey {
   return typeof value === 'string' && Object.hasOwn(ERROR_MESSAGES, value);
 }
 
-/** The body of every failed API call (ARCHITECTURE.md, errors). */
-export const ApiErrorBody = z
+/**
+ * The body of every failed API call (ARCHITECTURE.md, errors). Marked pure so that a bundle using
+ * only the messages above leaves zod out: the console's login page (docs/performance.md).
+ */
+export const ApiErrorBody = /* @__PURE__ */ z
   .object({
     key: z.string(),
     message: z.string(),

@@ -61,6 +61,24 @@ describe('apiRequest', () => {
     expect(await apiRequest('/company').catch((e: unknown) => (e as ApiError).status)).toBe(0);
   });
 
+  it('reads a JSON answer that is not the error body as the general error', async () => {
+    const answers = [
+      { key: 'ERROR_COMPANY_NAME_DUPLICATE' },
+      { key: 'ERROR_COMPANY_NAME_DUPLICATE', message: 'dup', fields: { name: 7 } },
+      { key: 'ERROR_COMPANY_NAME_DUPLICATE', message: 'dup', fields: ['ERROR_COMPANY_NAME_DUPLICATE'] },
+      ['ERROR_COMPANY_NAME_DUPLICATE'],
+    ];
+    for (const answer of answers) {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => Response.json(answer, { status: 409 })),
+      );
+      const error = (await apiRequest('/company').catch((e: unknown) => e)) as ApiError;
+      expect(error.key).toBe('ERROR_GENERAL_INTERNAL');
+      expect(error.fields).toEqual({});
+    }
+  });
+
   it('reports a 401 as a lost session, except where the caller expects one (login)', async () => {
     const onUnauthorized = vi.fn();
     setUnauthorizedHandler(onUnauthorized);

@@ -1,4 +1,4 @@
-import { ApiErrorBody, type ErrorKey, isErrorKey } from '@opsdeck/contract/errors';
+import { type ApiErrorBody, type ErrorKey, isErrorKey } from '@opsdeck/contract/errors';
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
 import { getAuthToken, getTenantId } from './session';
 
@@ -77,6 +77,24 @@ function buildHeaders(body: unknown, tenantOverride: string | null | undefined):
   return headers;
 }
 
+/**
+ * The contract's ApiErrorBody, checked by hand: its zod schema would bring zod into every page,
+ * the login page too (docs/performance.md, the console's initial JavaScript).
+ */
+function isErrorBody(payload: unknown): payload is ApiErrorBody {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const { key, message, fields } = payload as Record<string, unknown>;
+  return (
+    typeof key === 'string' &&
+    typeof message === 'string' &&
+    (fields === undefined ||
+      (typeof fields === 'object' &&
+        !Array.isArray(fields) &&
+        fields !== null &&
+        Object.values(fields).every((value) => typeof value === 'string')))
+  );
+}
+
 async function readError(response: Response): Promise<ApiError> {
   let payload: unknown = null;
   try {
@@ -84,10 +102,7 @@ async function readError(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy page, an empty body): fall through to the general error.
   }
-  const parsed = ApiErrorBody.safeParse(payload);
-  if (parsed.success) {
-    return new ApiError(response.status, parsed.data.key, parsed.data.message, parsed.data.fields);
-  }
+  if (isErrorBody(payload)) return new ApiError(response.status, payload.key, payload.message, payload.fields);
   return new ApiError(response.status, 'ERROR_GENERAL_INTERNAL', response.statusText || 'Request failed');
 }
 

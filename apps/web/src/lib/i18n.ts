@@ -5,15 +5,6 @@ import en from '../locales/en.json';
 import ja from '../locales/ja.json';
 
 /**
- * Each area keeps its strings in `locales/en/<area>.json`, read as the `<area>` branch of the
- * translation (`t('users.title')`), so areas do not edit one shared file.
- */
-const areaFiles = import.meta.glob<Record<string, unknown>>('../locales/en/*.json', { eager: true, import: 'default' });
-const areas = Object.fromEntries(
-  Object.entries(areaFiles).map(([file, strings]) => [file.replace(/^.*\/(.+)\.json$/, '$1'), strings]),
-);
-
-/**
  * English is the product's language and every fallback (spec section 1); the Japanese set exists
  * and is empty. Error texts come straight from the contract's catalogue, the same words the server
  * sends, so there is one source for them.
@@ -27,13 +18,33 @@ void i18n.use(initReactI18next).init({
   ns: ['translation', 'errors'],
   defaultNS: 'translation',
   resources: {
-    en: { translation: { ...en, ...areas }, errors: ERROR_MESSAGES },
+    en: { translation: en, errors: ERROR_MESSAGES },
     ja: { translation: ja },
   },
   initAsync: false,
   interpolation: { escapeValue: false },
   returnNull: false,
 });
+
+let areaStrings: Promise<void> | undefined;
+
+/**
+ * Adds every area's strings (locales/areas.ts) once. The login page shows only the shared strings
+ * of `en.json`; the signed-in shell's route waits for these before it renders, so no page shows a
+ * key (docs/performance.md, the console's initial JavaScript). A failed load is tried again next time.
+ */
+export function loadAreaStrings(): Promise<void> {
+  areaStrings ??= import('../locales/areas').then(
+    ({ AREA_STRINGS }) => {
+      i18n.addResourceBundle('en', 'translation', AREA_STRINGS, true, false);
+    },
+    (error: unknown) => {
+      areaStrings = undefined;
+      throw error;
+    },
+  );
+  return areaStrings;
+}
 
 /** The English (or translated) text of an error key; unknown keys read as the general error. */
 export function errorText(key: string | undefined): string | undefined {

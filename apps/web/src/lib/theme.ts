@@ -1,4 +1,24 @@
-import { Badge, type CSSVariablesResolver, createTheme, Menu, MultiSelect, Notification, Select } from '@mantine/core';
+import {
+  type BadgeFactory,
+  type CSSVariablesResolver,
+  createTheme,
+  type ExtendComponent,
+  type FactoryPayload,
+  type MantineThemeComponent,
+  type MenuFactory,
+  type MultiSelectFactory,
+  type NotificationFactory,
+  type SelectFactory,
+} from '@mantine/core';
+
+/**
+ * A component's theme entry, checked as `Menu.extend(...)` checks it. `extend` only hands back its
+ * argument, but calling it imports the component: Menu and Select with their floating layer were
+ * loaded by every page, the login page too (docs/performance.md, the console's initial JavaScript).
+ */
+function extend<Payload extends FactoryPayload>(input: ExtendComponent<Payload>): MantineThemeComponent {
+  return input as MantineThemeComponent;
+}
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -14,16 +34,16 @@ export const theme = createTheme({
     // The focus placeholder Mantine puts first in a menu is focusable (tabindex -1), so its
     // role="presentation" is ignored and the menu holds a child that is not a menu item (axe:
     // aria-required-children). Without it, an opened menu focuses its first item, as menus do.
-    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+    Menu: extend<MenuFactory>({ defaultProps: { withInitialFocusPlaceholder: false } }),
     // A toast's text under its title is gray.6 (3.3:1 on white): the dimmed grey keeps 4.5:1.
-    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-dimmed)' } } }),
+    Notification: extend<NotificationFactory>({ styles: { description: { color: 'var(--mantine-color-dimmed)' } } }),
     // A badge is a word or two that means something whole ("Enterprise", "2nd in queue"): never
     // cut to "ENTERPRI…" by a narrow table column; the column makes room for it instead.
-    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content', flexShrink: 0 } } }),
+    Badge: extend<BadgeFactory>({ styles: { root: { minWidth: 'max-content', flexShrink: 0 } } }),
     // A searchable picker opens its list when typed in, by ArrowDown or a click, not on focus: a
     // dialog can open on it (its first field) without its list covering the rest of the form.
-    Select: Select.extend({ defaultProps: { openOnFocus: false } }),
-    MultiSelect: MultiSelect.extend({ defaultProps: { openOnFocus: false } }),
+    Select: extend<SelectFactory>({ defaultProps: { openOnFocus: false } }),
+    MultiSelect: extend<MultiSelectFactory>({ defaultProps: { openOnFocus: false } }),
   },
 });
 

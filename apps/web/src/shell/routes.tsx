@@ -1,16 +1,61 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import { PATHS, type PathKey } from '../lib/paths';
+import { loadAreaStrings } from '../lib/i18n';
+import { PATHS, type PathKey, SECTION_ORDER, SECTIONS } from '../lib/paths';
 import { FullPageLoader } from './full-page-loader';
 import { RouteErrorPage } from './route-error-page';
 import { RouteGuard } from './route-guard';
+import { loadToasts } from './toasts';
 
 /** Nothing to render: the guard has already redirected away from these paths. */
 const Empty = () => null;
 
+type PageLoader = () => Promise<ComponentType>;
+
+/** The released screens' page components, each loaded as its own chunk. */
+const PAGES: Partial<Record<PathKey, PageLoader>> = {
+  reportAgent: async () => (await import('../features/reports/agent-report-page')).AgentReportPage,
+  reportMonitor: async () => (await import('../features/monitor/monitor-page')).MonitorPage,
+  workflowList: async () => (await import('../features/workflows/workflows-page')).WorkflowsPage,
+  workflowEvents: async () => (await import('../features/events/events-page')).EventsPage,
+  workflowErrors: async () => (await import('../features/reports/exceptions-page')).ExceptionsPage,
+  workflowLogs: async () => (await import('../features/reports/logs-page')).LogsPage,
+  companies: async () => (await import('../features/companies/companies-page')).CompaniesPage,
+  company: async () => (await import('../features/licenses/company-page')).CompanyPage,
+  licenseKeys: async () => (await import('../features/accounts/license-keys-page')).LicenseKeysPage,
+  accounts: async () => (await import('../features/accounts/accounts-page')).AccountsPage,
+  activities: async () => (await import('../features/activities/activities-page')).ActivitiesPage,
+  premiumActivities: async () => (await import('../features/activities/premium-activities-page')).PremiumActivitiesPage,
+  users: async () => (await import('../features/users/users-page')).UsersPage,
+  departments: async () => (await import('../features/departments/departments-page')).DepartmentsPage,
+  roles: async () => (await import('../features/roles/roles-page')).RolesPage,
+  statuses: async () => (await import('../features/statuses/statuses-page')).StatusesPage,
+  tasks: async () => (await import('../features/tasks/tasks-page')).TasksPage,
+  schedules: async () => (await import('../features/schedules/schedules-page')).SchedulesPage,
+};
+
 /** A released screen: its page component, loaded as its own chunk. */
-function page(key: PathKey, load: () => Promise<ComponentType>): RouteObject {
+function page(key: PathKey): RouteObject {
+  const load = PAGES[key];
+  if (!load) throw new Error(`no page component for ${key}`);
   return { path: PATHS[key].pattern, lazy: async () => ({ Component: await load() }) };
+}
+
+/** The signed-in shell's layout, with every area's strings (the login page has only the shared ones). */
+async function loadShell(): Promise<ComponentType> {
+  const [{ DashboardLayout }] = await Promise.all([import('./dashboard-layout'), loadAreaStrings()]);
+  return DashboardLayout;
+}
+
+/**
+ * Fetches what signing in leads to, while the login form is being filled in: the shell, the toasts
+ * and the first page of each section, one of which is where the guard sends a new session. The login page
+ * stays lean and the page after it does not wait for the network (docs/performance.md, the
+ * console's initial JavaScript). A chunk that fails here is fetched again when its route needs it.
+ */
+export function preloadSignedIn(): Promise<unknown> {
+  const firstPages = SECTION_ORDER.map((section) => PAGES[SECTIONS[section].pages[0] as PathKey]);
+  return Promise.allSettled([loadShell(), loadToasts(), ...firstPages.map((load) => load?.())]);
 }
 
 /** Spec: targets, transfers and data entry are placeholder text screens. */
@@ -54,41 +99,35 @@ export const routes: RouteObject[] = [
       },
       {
         path: PATHS.dashboard.pattern,
-        lazy: async () => ({ Component: (await import('./dashboard-layout')).DashboardLayout }),
+        lazy: async () => ({ Component: await loadShell() }),
         children: [
           { index: true, Component: Empty },
           {
             path: PATHS.forbidden.pattern,
             lazy: async () => ({ Component: (await import('./forbidden-page')).ForbiddenPage }),
           },
-          section('report', [
-            page('reportAgent', async () => (await import('../features/reports/agent-report-page')).AgentReportPage),
-            page('reportMonitor', async () => (await import('../features/monitor/monitor-page')).MonitorPage),
-          ]),
+          section('report', [page('reportAgent'), page('reportMonitor')]),
           section('workflow', [
-            page('workflowList', async () => (await import('../features/workflows/workflows-page')).WorkflowsPage),
-            page('workflowEvents', async () => (await import('../features/events/events-page')).EventsPage),
-            page('workflowErrors', async () => (await import('../features/reports/exceptions-page')).ExceptionsPage),
-            page('workflowLogs', async () => (await import('../features/reports/logs-page')).LogsPage),
+            page('workflowList'),
+            page('workflowEvents'),
+            page('workflowErrors'),
+            page('workflowLogs'),
           ]),
           section('license', [
-            page('companies', async () => (await import('../features/companies/companies-page')).CompaniesPage),
-            page('company', async () => (await import('../features/licenses/company-page')).CompanyPage),
-            page('licenseKeys', async () => (await import('../features/accounts/license-keys-page')).LicenseKeysPage),
-            page('accounts', async () => (await import('../features/accounts/accounts-page')).AccountsPage),
-            page('activities', async () => (await import('../features/activities/activities-page')).ActivitiesPage),
-            page(
-              'premiumActivities',
-              async () => (await import('../features/activities/premium-activities-page')).PremiumActivitiesPage,
-            ),
+            page('companies'),
+            page('company'),
+            page('licenseKeys'),
+            page('accounts'),
+            page('activities'),
+            page('premiumActivities'),
           ]),
           section('management', [
-            page('users', async () => (await import('../features/users/users-page')).UsersPage),
-            page('departments', async () => (await import('../features/departments/departments-page')).DepartmentsPage),
-            page('roles', async () => (await import('../features/roles/roles-page')).RolesPage),
-            page('statuses', async () => (await import('../features/statuses/statuses-page')).StatusesPage),
-            page('tasks', async () => (await import('../features/tasks/tasks-page')).TasksPage),
-            page('schedules', async () => (await import('../features/schedules/schedules-page')).SchedulesPage),
+            page('users'),
+            page('departments'),
+            page('roles'),
+            page('statuses'),
+            page('tasks'),
+            page('schedules'),
             placeholder('targets'),
             placeholder('transfers'),
             placeholder('dataEntry'),

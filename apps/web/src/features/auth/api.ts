@@ -1,14 +1,15 @@
-import {
-  AUTH_PATHS,
-  type ForgotPasswordForm,
-  type LoginRequest,
-  type LoginResponse,
-  type Ok,
-  type ResetKeyCheck,
-  type ResetKeyStatus,
-  type ResetPasswordRequest,
-  type SessionCheck,
+import type {
+  ForgotPasswordForm,
+  LoginRequest,
+  LoginResponse,
+  Ok,
+  ResetKeyCheck,
+  ResetKeyStatus,
+  ResetPasswordRequest,
+  SessionCheck,
 } from '@opsdeck/contract/auth';
+// From a module of its own: contract/auth's schemas would bring zod onto the login page.
+import { AUTH_PATHS } from '@opsdeck/contract/auth-paths';
 import { apiRequest } from '../../lib/api-client';
 
 /** Credentials go in the body, never the URL (ARCHITECTURE.md, login). */

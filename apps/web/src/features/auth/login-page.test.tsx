@@ -73,6 +73,23 @@ describe('login panel', () => {
     expect(login?.headers.get('x-app-key')).toBe('opsdeck-console');
   });
 
+  it("sends the e-mail trimmed, and shows the server's field errors under their fields", async () => {
+    const { calls } = fakeApi({
+      'POST /api/login': () => ({
+        status: 400,
+        body: errorBody('ERROR_LOGIN_FORM_EMAIL_REQUIRED', 'bad', { username: 'ERROR_LOGIN_FORM_EMAIL_REQUIRED' }),
+      }),
+    });
+    const user = userEvent.setup();
+    await openLogin();
+    await user.type(screen.getByLabelText(/^Email/), '  ada@acme.test ');
+    await user.type(screen.getByLabelText(/^Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Email is required.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls[0]?.body).toEqual({ username: 'ada@acme.test', password: 'secret' });
+  });
+
   it('sends one request however often Login is pressed while it is in flight', async () => {
     let release: () => void = () => {};
     const { calls } = fakeApi({

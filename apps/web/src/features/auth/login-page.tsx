@@ -1,125 +1,14 @@
-import { Anchor, Box, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { Box, Center, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '../../components/brand-mark';
-import { errorText } from '../../lib/i18n';
-import { ForgotPasswordForm } from './forgot-password-form';
 import { LoginForm } from './login-form';
 import { LOGIN_VIEWS, RESET_KEY_PARAM } from './login-views';
-import { PanelMessage } from './panel-message';
-import { useResetKeyState } from './reset-key-status';
-import { ResetPasswordForm } from './reset-password-form';
+import { PanelFrame } from './panel-frame';
 
-function BackToLogin() {
-  const { t } = useTranslation();
-  return (
-    <Anchor component={Link} to={LOGIN_VIEWS.login} size="sm">
-      <Group gap={6} component="span" wrap="nowrap">
-        <IconArrowLeft size={16} aria-hidden="true" />
-        {t('auth.backToLogin')}
-      </Group>
-    </Anchor>
-  );
-}
-
-function PanelFrame({ title, children, back = true }: { title: string; children: ReactNode; back?: boolean }) {
-  return (
-    <Stack gap="lg">
-      <Title order={2} fz={24}>
-        {title}
-      </Title>
-      {children}
-      {back && (
-        <Center>
-          <BackToLogin />
-        </Center>
-      )}
-    </Stack>
-  );
-}
-
-function ForgotPanel() {
-  const { t } = useTranslation();
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  if (sentTo !== null) {
-    return (
-      <PanelFrame title={t('auth.forgotSent.title')}>
-        <PanelMessage icon={<IconMailCheck size={34} />}>{t('auth.forgotSent.body', { email: sentTo })}</PanelMessage>
-      </PanelFrame>
-    );
-  }
-  return (
-    <PanelFrame title={t('auth.forgot.title')}>
-      <ForgotPasswordForm onSent={setSentTo} />
-    </PanelFrame>
-  );
-}
-
-function ResetPanel({ resetPasswordKey, onUsed }: { resetPasswordKey: string | null; onUsed: () => void }) {
-  const { t } = useTranslation();
-  const [changed, setChanged] = useState(false);
-  if (changed) {
-    return (
-      <PanelFrame title={t('auth.resetDone.title')}>
-        <PanelMessage icon={<IconCircleCheck size={34} />}>{t('auth.resetDone.body')}</PanelMessage>
-      </PanelFrame>
-    );
-  }
-  if (resetPasswordKey === null) {
-    // The key is kept in memory only; after a reload the e-mailed link has to be opened again.
-    return (
-      <PanelFrame title={t('auth.reset.title')}>
-        <Text c="dimmed">{t('auth.reset.missingKey')}</Text>
-        <Anchor component={Link} to={LOGIN_VIEWS.forgot} size="sm">
-          {t('auth.login.forgot')}
-        </Anchor>
-      </PanelFrame>
-    );
-  }
-  return (
-    <PanelFrame title={t('auth.reset.title')}>
-      <CheckedResetForm
-        resetPasswordKey={resetPasswordKey}
-        onChanged={() => {
-          setChanged(true);
-          onUsed();
-        }}
-      />
-    </PanelFrame>
-  );
-}
-
-/** The reset form, once the server says the link's key still works; a used or expired one says so instead. */
-function CheckedResetForm({ resetPasswordKey, onChanged }: { resetPasswordKey: string; onChanged: () => void }) {
-  const { t } = useTranslation();
-  const state = useResetKeyState(resetPasswordKey);
-  if (state === 'checking') {
-    return (
-      <Center py="lg">
-        <Loader size="sm" aria-label={t('auth.reset.checking')} />
-      </Center>
-    );
-  }
-  if (state === 'invalid') {
-    return (
-      <Stack gap="sm">
-        <PanelMessage icon={<IconAlertCircle size={34} />} color="red">
-          {errorText('ERROR_RESET_PASSWORD_FORM_INVALID')}
-        </PanelMessage>
-        <Text size="sm" c="dimmed" ta="center">
-          {t('auth.reset.askAgain')}{' '}
-          {/* A link inside a sentence is underlined: colour alone does not tell it apart (axe link-in-text-block). */}
-          <Anchor component={Link} to={LOGIN_VIEWS.forgot} size="sm" underline="always">
-            {t('auth.login.forgot')}
-          </Anchor>
-        </Text>
-      </Stack>
-    );
-  }
-  return <ResetPasswordForm resetPasswordKey={resetPasswordKey} onChanged={onChanged} />;
-}
+const ForgotPanel = lazy(async () => ({ default: (await import('./recovery-panels')).ForgotPanel }));
+const ResetPanel = lazy(async () => ({ default: (await import('./recovery-panels')).ResetPanel }));
 
 function LoginPanel() {
   const { t } = useTranslation();
@@ -157,6 +46,11 @@ export function LoginPage() {
   else if (view === 'reset')
     panel = <ResetPanel resetPasswordKey={resetPasswordKey} onUsed={() => setResetPasswordKey(null)} />;
   else panel = <LoginPanel />;
+  const loading = (
+    <Center py="xl">
+      <Loader size="sm" aria-label={t('shell.loading')} />
+    </Center>
+  );
 
   return (
     <Center
@@ -194,7 +88,9 @@ export function LoginPage() {
           </Box>
           <Box p={{ base: 'xl', sm: 48 }}>
             {/* A new key per navigation starts each view fresh: 'Back to Login' forgets a sent or changed state. */}
-            <Box key={panelKey}>{panel}</Box>
+            <Box key={panelKey}>
+              <Suspense fallback={loading}>{panel}</Suspense>
+            </Box>
           </Box>
         </SimpleGrid>
       </Paper>
