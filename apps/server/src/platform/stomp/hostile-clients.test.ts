@@ -21,6 +21,8 @@ const FRAME_BURST = 500;
 let http: Server;
 let stomp: StompServer<Context>;
 let url: string;
+/** Every SEND's destination, in the order handled. */
+const handledDestinations: string[] = [];
 /** The most frames any session had waiting to be handled, seen by the handler. */
 let mostWaiting = 0;
 const clients: Client[] = [];
@@ -32,6 +34,7 @@ beforeAll(async () => {
       connect: async (headers) => ({ user: headers.login ?? 'anonymous' }),
       subscribe: () => {},
       message(session, destination, body) {
+        handledDestinations.push(destination);
         const waiting = (session as unknown as { queue: unknown[] }).queue.length;
         mostWaiting = Math.max(mostWaiting, waiting);
         // The agent's change, to every console subscribed: what the events service does.
@@ -180,6 +183,17 @@ describe('slow and hostile clients', () => {
     expect(mostWaiting).toBeLessThanOrEqual(64 + PER_MESSAGE);
     await pair.step();
     pair.check();
+  });
+
+  it("lets another client's frame be handled while a client's many frames wait", async () => {
+    const busy = await rawClient();
+    const other = await rawClient();
+    handledDestinations.length = 0;
+    busy.ws.send(Buffer.concat(Array.from({ length: 300 }, () => frame('SEND', { destination: '/agent/busy' }, '{}'))));
+    other.ws.send(frame('SEND', { destination: '/agent/other' }, '{}'));
+    await vi.waitFor(() => expect(handledDestinations.filter((each) => each === '/agent/busy')).toHaveLength(300));
+    await vi.waitFor(() => expect(handledDestinations).toContain('/agent/other'));
+    expect(handledDestinations.indexOf('/agent/other')).toBeLessThan(handledDestinations.lastIndexOf('/agent/busy'));
   });
 
   it('completes the close of a client it had stopped reading (flow control) at once', async () => {

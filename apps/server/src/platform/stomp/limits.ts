@@ -14,6 +14,8 @@ export const MAX_SUBSCRIPTIONS = 100;
  */
 export const FRAME_BURST = 2_000;
 export const FRAMES_PER_SECOND = 1_000;
+/** Frames of one client handled in a row before the event loop runs again (the others' turn). */
+export const FRAMES_PER_TURN = 16;
 /** A frame begun must be whole within this (ms) by default, however its bytes trickle in. */
 export const FRAME_TIMEOUT_MS = 10_000;
 

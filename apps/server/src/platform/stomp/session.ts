@@ -3,7 +3,14 @@ import type { IncomingMessage } from 'node:http';
 import { DESTINATIONS } from '@opsdeck/contract/live';
 import type { RawData, WebSocket } from 'ws';
 import { encodeFrame, FrameDecoder, type StompFrame, StompProtocolError } from './codec';
-import { FLOODING, FRAME_NOT_COMPLETED, MAX_QUEUED_FRAMES, MAX_SUBSCRIPTIONS, TOO_MANY_SUBSCRIPTIONS } from './limits';
+import {
+  FLOODING,
+  FRAME_NOT_COMPLETED,
+  FRAMES_PER_TURN,
+  MAX_QUEUED_FRAMES,
+  MAX_SUBSCRIPTIONS,
+  TOO_MANY_SUBSCRIPTIONS,
+} from './limits';
 import {
   messageOf,
   type StompHandlers,
@@ -195,10 +202,15 @@ export class Session<C> implements StompSession<C> {
   /** One frame at a time, in order: a handler's answer never overtakes an earlier one's. */
   private async drain() {
     this.draining = true;
+    let handled = 0;
     try {
       while (this.state !== CLOSED) {
         const frame = this.queue.shift();
         if (!frame) break;
+        // Handlers that answer at once chain as microtasks, which never let the event loop run:
+        // a client with many frames waiting lets the others' be read and handled now and then.
+        if (++handled % FRAMES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (this.state === CLOSED) break;
         try {
           await this.handle(frame);
         } catch (err) {
