@@ -6,8 +6,9 @@
 // per scenario and fails (exit code 1, after the last scenario) if any answer is not 2xx.
 // `node bench/licensing-lists.mjs` (or `npm run licensing-lists -w bench`); BENCH_COMPANIES,
 // BENCH_ACCOUNTS, BENCH_RATE, BENCH_SECONDS, BENCH_CONNECTIONS (default: one per 5 req/s, at
-// least 10), BENCH_DATABASE_URL change the defaults, BENCH_BACKENDS=postgres or =pglite runs one of
-// the two, and BENCH_ONLY=<text>[|<text>…] only the scenarios whose name contains one of the texts.
+// least 10), BENCH_DATABASE_URL, BENCH_PORT change the defaults, BENCH_BACKENDS=postgres or
+// =pglite runs one of the two, BENCH_ONLY=<text>[|<text>…] only the scenarios whose name contains
+// one of the texts, and BENCH_CPU=1 measures the server's CPU per answer too (openLoopScenario).
 // autocannon runs in this process, on the same cores as the server: at 500 req/s it takes a
 // share of them (docs/performance.md, "Lists at 500 requests a second").
 import { spawnSync } from 'node:child_process';
@@ -34,7 +35,8 @@ const only = (process.env.BENCH_ONLY ?? '').split('|');
  * distorts far less than latency.
  */
 const cpu = process.env.BENCH_CPU === '1';
-const port = 8294;
+/** BENCH_PORT: another port, when 8294 is taken (another session's server). */
+const port = Number(process.env.BENCH_PORT ?? 8294);
 const admin = { email: 'admin@bench.test', password: 'bench-admin-password' };
 
 /** The middle page of a list of `total` rows, 10 a page. */
