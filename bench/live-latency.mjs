@@ -27,6 +27,7 @@ import {
   startServer,
   waitFor,
 } from './lib.mjs';
+import { startHostile } from './live-hostile.mjs';
 import {
   consoleHeaders,
   liveUrl,
@@ -40,7 +41,6 @@ import {
   table,
   waitForLive,
 } from './live-lib.mjs';
-import { startHostile } from './live-hostile.mjs';
 
 const opts = options({
   agents: 10_000,
@@ -124,9 +124,7 @@ async function measure(label, env) {
       `  ${opts.agents} agents send a queue change every ${opts.every} s (${rate.toFixed(0)}/s) for ${opts.seconds} s; ` +
         `the console watches ${watched} of them; load average ${loadAverage()}`,
     );
-    const hostile = opts.hostile
-      ? startHostile({ url, headers: consoleHeaders(token), tenantId: t })
-      : undefined;
+    const hostile = opts.hostile ? startHostile({ url, headers: consoleHeaders(token), tenantId: t }) : undefined;
     const before = processState(pid);
     const emitting = workers.slice(0, -1).map((worker) => {
       worker.tell({ type: 'emit', everyMs: opts.every * 1000, seconds: opts.seconds, total: opts.agents });
