@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Modal, Tabs, Text } from '@mantine/core';
 import { LIMITS } from '@opsdeck/contract/limits';
 import type { AgentConnection, AgentWorkflow, QueuedWorkflow } from '@opsdeck/contract/live';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../components/confirm-modal';
 import { type Column, DataTable } from '../../components/data-table/data-table';
@@ -36,6 +36,11 @@ interface AgentModalProps {
 }
 
 /** 'View all': the agent's workflows to execute, and its running and queued items (spec section 2). */
+/** The commands column of a tab's table, there only for someone who may command the agent. */
+function commandColumn<T>(canCommand: boolean, header: string, render: (row: T) => ReactNode): Column<T>[] {
+  return canCommand ? [{ key: 'actions', header, align: 'right', priority: 1, render }] : [];
+}
+
 export function AgentModal({ opened, agent, name, canCommand, source, onClose }: AgentModalProps) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('workflows');
@@ -55,21 +60,11 @@ export function AgentModal({ opened, agent, name, canCommand, source, onClose }:
       sortable: true,
       priority: 2,
     },
-    ...(canCommand
-      ? [
-          {
-            key: 'actions',
-            header: t('events.modal.columns.actions'),
-            align: 'right',
-            priority: 1,
-            render: (row) => (
-              <Button variant="subtle" size="compact-sm" onClick={() => ask({ kind: 'execute', workflow: row })}>
-                {t('events.actions.execute')}
-              </Button>
-            ),
-          } satisfies Column<AgentWorkflow>,
-        ]
-      : []),
+    ...commandColumn<AgentWorkflow>(canCommand, t('events.modal.columns.actions'), (row) => (
+      <Button variant="subtle" size="compact-sm" onClick={() => ask({ kind: 'execute', workflow: row })}>
+        {t('events.actions.execute')}
+      </Button>
+    )),
   ];
 
   const queueColumns: Column<QueuedWorkflow>[] = [
@@ -92,29 +87,19 @@ export function AgentModal({ opened, agent, name, canCommand, source, onClose }:
       priority: 1,
       render: (row) => ordinal(row.position),
     },
-    ...(canCommand
-      ? [
-          {
-            key: 'actions',
-            header: t('events.modal.columns.actions'),
-            align: 'right',
-            priority: 1,
-            render: (row) => {
-              const kind = isRunning(row) ? 'terminate' : 'unqueue';
-              return (
-                <Button
-                  variant="subtle"
-                  color={kind === 'terminate' ? 'red' : undefined}
-                  size="compact-sm"
-                  onClick={() => ask({ kind, item: row })}
-                >
-                  {t(`events.actions.${kind}`)}
-                </Button>
-              );
-            },
-          } satisfies Column<QueuedWorkflow>,
-        ]
-      : []),
+    ...commandColumn<QueuedWorkflow>(canCommand, t('events.modal.columns.actions'), (row) => {
+      const kind = isRunning(row) ? 'terminate' : 'unqueue';
+      return (
+        <Button
+          variant="subtle"
+          color={kind === 'terminate' ? 'red' : undefined}
+          size="compact-sm"
+          onClick={() => ask({ kind, item: row })}
+        >
+          {t(`events.actions.${kind}`)}
+        </Button>
+      );
+    }),
   ];
 
   const close = () => {
