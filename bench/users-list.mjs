@@ -5,7 +5,7 @@
 // and fails (exit code 1, after the last scenario) if any answer is not 2xx.
 // `node bench/users-list.mjs` (or `npm run users-list -w bench`); BENCH_USERS, BENCH_RATE,
 // BENCH_SECONDS, BENCH_CONNECTIONS (default: one per 5 req/s, at least 10), BENCH_DATABASE_URL
-// change the defaults, BENCH_BACKENDS=postgres or =pglite runs one of the two, and
+// change the defaults, BENCH_BACKENDS=postgres or =pglite runs one of the two,
 // BENCH_ONLY=<text>[|<text>…] only the scenarios whose name contains one of the texts, and
 // BENCH_CPU=1 measures the server's CPU per answer too (openLoopScenario).
 // autocannon runs in this process, on the same cores as the server: at 500 req/s it takes a
