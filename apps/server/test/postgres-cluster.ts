@@ -28,7 +28,8 @@ export function clusterUnavailableReason(): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on the loopback now (the OS's choice), for a server a test starts. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { writeRax } from '@opsdeck/rax/write';
 import { sql } from 'drizzle-orm';
 import { openDatabase, selectRows } from '../src/db/client';
 import { databaseBlobStore } from '../src/modules/workflows/blob-store';
+import { freePort } from './postgres-cluster';
 
 /**
  * A fault a real installation meets (issue 18; docs/workflows.md, "Storage"): the server killed
@@ -87,17 +87,6 @@ const HEAD = { email: 'head@faults.example', password: 'faults-head-password' };
 const DIRECTORY = 'Workflows/Faults';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The server as `npm start` runs it, on `dataDir` (and PostgreSQL when the backend says so). */
 class ServerProcess {
