@@ -55,3 +55,11 @@ export async function openPostgresTestDatabase(
     },
   };
 }
+
+/**
+ * Whether this run of the server suite is the one for the tests that bring their own processes
+ * and databases (child servers on their own PGlite, a private PostgreSQL cluster). `npm test` runs
+ * the suite once per database; those tests do not use the suite's database, so a second run would
+ * only repeat them beside the browser suite. The PGlite run, which always runs, takes them.
+ */
+export const RUNS_OWN_PROCESS_TESTS = process.env.TEST_DB !== 'postgres';

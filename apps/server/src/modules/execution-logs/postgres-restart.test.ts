@@ -3,6 +3,7 @@ import { DEMO_AGENT_SECRET, DESTINATIONS, type ExecutionNotice, tenantTopic } fr
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { RUNS_OWN_PROCESS_TESTS } from '../../../test/database';
 import { type LivePeer, tenantConsole } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { clusterUnavailableReason, createPostgresCluster, type PostgresCluster } from '../../../test/postgres-cluster';
@@ -41,7 +42,7 @@ function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<
 const skipReason = clusterUnavailableReason();
 if (skipReason) console.warn(`PostgreSQL restart test on a private cluster skipped: ${skipReason}`);
 
-describe.skipIf(Boolean(skipReason))('PostgreSQL restarts while agents report runs', () => {
+describe.skipIf(Boolean(skipReason) || !RUNS_OWN_PROCESS_TESTS)('PostgreSQL restarts while agents report runs', () => {
   let cluster: PostgresCluster | undefined;
   let t: TestApp;
   let admin: string;
@@ -156,7 +157,7 @@ describe.skipIf(Boolean(skipReason))('PostgreSQL restarts while agents report ru
   }, 120_000);
 });
 
-if (skipReason && process.env.CI === 'true') {
+if (skipReason && process.env.CI === 'true' && RUNS_OWN_PROCESS_TESTS) {
   it('needs a private PostgreSQL cluster under CI', () => {
     throw new Error(`the PostgreSQL restart test cannot run: ${skipReason}`);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUNS_OWN_PROCESS_TESTS } from '../../../test/database';
 import { runSigkillFaults, violations } from '../../../test/sigkill-uploads';
 
 /**
@@ -8,7 +9,7 @@ import { runSigkillFaults, violations } from '../../../test/sigkill-uploads';
  * nor a blob without a version. A few rounds here (each a restart of a child process); 50 in
  * `node --import tsx bench/fault-sigkill-uploads.ts` (docs/performance.md, "Faults (issue 18)").
  */
-describe('SIGKILL during uploads and downloads', () => {
+describe.runIf(RUNS_OWN_PROCESS_TESTS)('SIGKILL during uploads and downloads', () => {
   it('leaves the workflows whole and the server starting clean, round after round', async () => {
     const lines: string[] = [];
     const result = await runSigkillFaults({
