@@ -174,6 +174,8 @@ function managementChecks(who: keyof typeof USERS, options: { admin: boolean }) 
 
 test.describe('accessibility, signed out', () => {
   test('login, its forgot and reset panels, and the unauthorized page', async ({ page }) => {
+    // Five whole-page axe scans in one test: on a busy machine they alone took most of a minute.
+    test.slow();
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
     await expectAccessible(page, 'login');
