@@ -24,7 +24,9 @@ export default defineConfig({
   fullyParallel: false,
   workers,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // A hang guard, not a measure: the longest flows (a department's whole life, an activity's)
+  // run past 30 s when the server suites' fault tests share the two cores with them.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
