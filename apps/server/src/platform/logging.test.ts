@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,9 +59,8 @@ describe('the log destination', () => {
   it('hands on every line whole and in order, those of one turn together', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'opsdeck-log-'));
     const file = path.join(dir, 'log');
-    const fd = openSync(file, 'w');
+    const destination = createLogDestination(openSync(file, 'w'));
     try {
-      const destination = createLogDestination(fd);
       // More than the 4 KiB batch in one turn: written without waiting for the one-second flush.
       const lines = Array.from({ length: 200 }, (_, i) => `${JSON.stringify({ n: i, pad: 'x'.repeat(40) })}\n`);
       for (const line of lines) destination.write(line);
@@ -70,7 +69,7 @@ describe('the log destination', () => {
       expect(written.length).toBeGreaterThan(0);
       expect(written).toEqual(lines.slice(0, written.length).map((line) => line.trim()));
     } finally {
-      closeSync(fd);
+      await destination.end();
       await rm(dir, { recursive: true, force: true });
     }
   });

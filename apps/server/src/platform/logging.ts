@@ -54,7 +54,7 @@ export function createLogDestination(fd = 1) {
     turn = [];
     destination.write(lines);
   }
-  setInterval(() => {
+  const flusher = setInterval(() => {
     try {
       handOn();
       destination.flush();
@@ -62,17 +62,31 @@ export function createLogDestination(fd = 1) {
       // Closed at shutdown: nothing left to write.
     }
   }, 1000).unref();
-  process.once('exit', () => {
+  const onExit = () => {
     try {
       handOn();
       destination.flushSync();
     } catch {
       // Not open yet or already closed: nothing is buffered.
     }
-  });
+  };
+  process.once('exit', onExit);
   return {
     write(line: string) {
       if (turn.push(line) === 1) setImmediate(handOn);
+    },
+    /**
+     * Writes what is left and closes the descriptor (stdout and stderr stay open), resolving once
+     * closed: nothing is written to it afterwards, so a number the system hands out again later
+     * never receives a stray batch.
+     */
+    end(): Promise<void> {
+      clearInterval(flusher);
+      process.off('exit', onExit);
+      handOn();
+      const closed = new Promise<void>((resolve) => destination.once('close', () => resolve()));
+      destination.end();
+      return closed;
     },
   };
 }
