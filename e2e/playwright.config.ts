@@ -30,7 +30,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
-    trace: 'retain-on-failure',
+    // Recorded on a failed test's retry only: a trace of every test (its screencast and DOM
+    // snapshots) cost a third of the suite's CPU on two cores (docs/performance.md, "The test suite").
+    trace: 'on-first-retry',
     launchOptions: fair
       ? {
           executablePath: path.join(import.meta.dirname, 'chromium-fair.sh'),
