@@ -207,4 +207,60 @@ describe('ActivityReporter', () => {
     expect(fake.frames).toHaveLength(2);
     reporter.stop();
   });
+
+  it('sends a frame refused for now again after a back-off, on the same connection, until receipted', async () => {
+    const fake = fakeTransport();
+    fake.autoReceipt = false;
+    // No jitter: the back-off is half its base (1 s, then 2 s).
+    const reporter = new ActivityReporter(fake.transport, { random: () => 0 });
+    const a = span(T0, T0 + HOUR);
+    const b = span(T0 - MINUTE, T0 - 30_000);
+    reporter.setPlan([a, b]);
+    await flush();
+    expect(fake.frames).toHaveLength(1);
+    // The database is away: the whole frame is refused, twice.
+    reporter.onRefusal('ERROR_SERVICE_UNAVAILABLE');
+    expect(reporter.pendingSpans).toBe(2);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(fake.frames).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.frames).toHaveLength(2);
+    reporter.onRefusal('ERROR_SERVICE_UNAVAILABLE');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fake.frames).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.frames).toHaveLength(3);
+    expect(fake.frames[2]!.events.map((event) => event.id).sort()).toEqual([a.id, b.id].sort());
+    // Back: receipted, nothing pending, and no more sends.
+    fake.frames[2]!.receipt();
+    expect(reporter.pendingSpans).toBe(0);
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(fake.frames).toHaveLength(3);
+    // A refusal with nothing unanswered (a late one) changes nothing.
+    reporter.onRefusal('ERROR_SERVICE_UNAVAILABLE');
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(fake.frames).toHaveLength(3);
+    reporter.stop();
+  });
+
+  it('drops the words of a frame refused for good: a closed span is forgotten, an open one waits for its end', async () => {
+    const fake = fakeTransport();
+    fake.autoReceipt = false;
+    const log: string[] = [];
+    const reporter = new ActivityReporter(fake.transport, { log: (message) => log.push(message) });
+    const open = span(T0, T0 + HOUR);
+    const closed = span(T0 - MINUTE, T0 - 30_000);
+    reporter.setPlan([open, closed]);
+    await flush();
+    reporter.onRefusal('ERROR_GENERAL_INVALID_INPUT');
+    expect(log).toEqual(['dropped the words on 2 activity spans: refused (ERROR_GENERAL_INVALID_INPUT)']);
+    expect(reporter.pendingSpans).toBe(0);
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(fake.frames).toHaveLength(1);
+    // The open span's end is still said when it comes.
+    fake.autoReceipt = true;
+    await vi.advanceTimersByTimeAsync(HOUR);
+    expect(fake.words().slice(-1)).toEqual([`${short(open)}:${open.end}`]);
+    reporter.stop();
+  });
 });

@@ -4,6 +4,8 @@ import {
   ACTIVITY_MAX_SPAN_MS,
   type Activity,
 } from '@opsdeck/contract/activity';
+import { BACKOFF } from './backoff';
+import { TRANSIENT_REPORT_REFUSALS } from './report-outbox';
 import type { PlannedSpan } from './workday';
 
 /**
@@ -13,6 +15,12 @@ import type { PlannedSpan } from './workday';
  * span's latest word stays pending until receipted. After a reconnect, the words not receipted are
  * sent again, and so is every span still open (the server ended them at the last heart-beat it
  * heard: sending them open again reopens them).
+ *
+ * A frame the server refuses whole (a refusal on `/agent/activity` without a span id: the database
+ * away, the server busy) gets no receipt: its words are sent again after a back-off on the same
+ * connection, as execution reports are (report-outbox.ts). A refusal that waiting will not heal
+ * drops the frame's words. A refusal with a span id is about that span alone, and the frame's
+ * receipt still comes.
  */
 
 /** How the reporter sends a frame: false (nothing sent) when not connected; `onReceipt` when the server receipts it. */
@@ -29,6 +37,8 @@ export interface ActivityReporterOptions {
    */
   catchUpMs?: number;
   log?: (message: string) => void;
+  /** Numbers in [0, 1): the jitter of the back-off after a refusal. */
+  random?: () => number;
 }
 
 /** A frame's body stays well under the live channel's 64 KiB (a span is about 130 bytes of JSON). */
@@ -49,6 +59,10 @@ type Tracked = {
   sends: number;
 };
 
+type Word = 'open' | 'closed';
+/** A frame sent on this connection and not answered yet: its spans and what it said of each. */
+type Frame = { batch: Tracked[]; words: Word[] };
+
 export class ActivityReporter {
   private readonly now: () => number;
   private readonly catchUpFrom: number;
@@ -62,6 +76,11 @@ export class ActivityReporter {
    */
   private readonly done = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  /** Frames sent on this connection and not answered yet, oldest first (refusals carry no frame id). */
+  private unanswered: Frame[] = [];
+  /** Whole frames refused in a row for now: the back-off's exponent. */
+  private refusals = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
   private generation = 0;
   private stopped = false;
 
@@ -99,6 +118,10 @@ export class ActivityReporter {
   /** A new connection: nothing sent on the old one will be receipted; the open spans are sent again. */
   onConnected() {
     this.generation += 1;
+    this.unanswered = [];
+    this.refusals = 0;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     for (const item of this.live.values()) {
       if (item.inFlight) item.acked = false;
       item.inFlight = null;
@@ -117,6 +140,39 @@ export class ActivityReporter {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
+  }
+
+  /**
+   * A refusal of a whole frame on `/agent/activity`: the answer to the oldest frame not answered.
+   * For now (TRANSIENT_REPORT_REFUSALS): its words are sent again after a back-off (1 s doubling to
+   * 30 s, with jitter). Otherwise they are dropped: a closed span is forgotten, an open one waits
+   * for its end to be said.
+   */
+  onRefusal(key: string) {
+    const frame = this.unanswered.shift();
+    if (!frame) return;
+    const released = frame.batch.filter((item, i) => {
+      if (item.inFlight !== frame.words[i]) return false;
+      item.inFlight = null;
+      return true;
+    });
+    if (!TRANSIENT_REPORT_REFUSALS.has(key)) {
+      for (const item of released) {
+        if (item.open) item.acked = true;
+        else this.live.delete(item.span.id);
+      }
+      this.options.log?.(`dropped the words on ${released.length} activity spans: refused (${key})`);
+      return;
+    }
+    if (this.retryTimer || this.stopped) return;
+    const base = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** this.refusals);
+    this.refusals += 1;
+    const delay = Math.round(base / 2 + ((this.options.random ?? Math.random)() * base) / 2);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.flush();
+    }, delay);
   }
 
   private tick() {
@@ -157,12 +213,14 @@ export class ActivityReporter {
         batch.push(waiting.shift()!);
       }
       const generation = this.generation;
-      const words = batch.map((item) => (item.open ? 'open' : 'closed') as 'open' | 'closed');
+      const frame: Frame = { batch, words: batch.map((item) => (item.open ? 'open' : 'closed')) };
       const sent = this.transport.send(
         batch.map((item) => this.word(item)),
-        () => this.receipted(generation, batch, words),
+        () => this.receipted(generation, frame),
       );
       if (!sent) return;
+      this.unanswered.push(frame);
+      const { words } = frame;
       batch.forEach((item, i) => {
         item.inFlight = words[i]!;
         item.sends += 1;
@@ -170,8 +228,10 @@ export class ActivityReporter {
     }
   }
 
-  private receipted(generation: number, batch: Tracked[], words: ('open' | 'closed')[]) {
+  private receipted(generation: number, { batch, words }: Frame) {
     if (generation !== this.generation) return;
+    this.unanswered = this.unanswered.filter((frame) => frame.batch !== batch);
+    this.refusals = 0;
     let changed = false;
     batch.forEach((item, i) => {
       if (item.inFlight !== words[i]) return;

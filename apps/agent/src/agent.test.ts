@@ -209,6 +209,25 @@ describe('SimulatedAgent over STOMP', () => {
     expect(agent.snapshot().lastRefusal).toBe('ERROR_LICENSE_KEY_INVALIDATED');
   });
 
+  it('sends a frame of activity the server refused whole for now again, on the same connection, until receipted', async () => {
+    // No jitter: the back-offs are 0.5 s and 1 s.
+    const { fake, agent } = await setUp({}, { random: () => 0 });
+    let refusals = 0;
+    // The database away for two sends of the frame: ERROR_SERVICE_UNAVAILABLE, no span id, no receipt.
+    fake.setRefusal((destination) =>
+      destination === '/agent/activity' && refusals++ < 2 ? 'ERROR_SERVICE_UNAVAILABLE' : undefined,
+    );
+    agent.start();
+    await agent.whenConnected();
+    const now = Date.now();
+    const id = '0b7e0000-0000-4000-8000-000000000003';
+    agent.setActivityPlan([{ id, kind: 'session', start: now - 1_000, end: now + 60_000 }]);
+    await until(() => agent.snapshot().pendingSpans === 0, 10_000);
+    const frames = fake.sent('/agent/activity');
+    expect(frames.map((frame) => (frame.events as Activity[]).map((span) => span.id))).toEqual([[id], [id], [id]]);
+    expect(fake.frames.filter((frame) => frame.command === 'CONNECT')).toHaveLength(1);
+  });
+
   it('acts out its activity plan: spans sent open as they start, with their end as they end, receipted', async () => {
     const { fake, agent } = await setUp();
     agent.start();

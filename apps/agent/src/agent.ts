@@ -189,7 +189,12 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     );
     this.activity = new ActivityReporter(
       { send: (events, onReceipt) => this.sendActivity(events, onReceipt) },
-      { now: this.now, catchUpMs: options.activityCatchUpMs, log: (message) => this.log('warn', message) },
+      {
+        now: this.now,
+        catchUpMs: options.activityCatchUpMs,
+        random: this.random,
+        log: (message) => this.log('warn', message),
+      },
     );
   }
 
@@ -428,7 +433,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
   }
 
   private onRefusal(message: IMessage) {
-    const body = this.parse(message) as Partial<LiveRefusal> | undefined;
+    const body = this.parse(message) as (Partial<LiveRefusal> & { id?: unknown }) | undefined;
     const refusal: LiveRefusal = {
       destination: String(body?.destination ?? '?'),
       key: String(body?.key ?? '?'),
@@ -436,6 +441,9 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
     };
     this.log('warn', `server refused ${refusal.destination}: ${refusal.key}`);
     if (refusal.destination === DESTINATIONS.agentExecution) this.reports.onRefusal(refusal.key);
+    // A refusal naming a span is about that span alone; without one, about the whole frame.
+    if (refusal.destination === DESTINATIONS.agentActivity && body?.id === undefined)
+      this.activity.onRefusal(refusal.key);
     this.emit('refusal', refusal);
   }
 
