@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createAgentKey, createCompany, createDepartment, type TestCompany } from '../../../test/factories';
+import { agentHeaders, connectPeer } from '../../../test/live';
 import { ANCHOR_SPACING } from '../../platform/list-anchors';
 import { EVERY_TENANT } from '../../platform/tenancy';
 import { pageAccountIds, resolveAccountSearch } from './queries';
@@ -96,6 +97,30 @@ describe('the accounts page with thousands of keys', () => {
     });
     expect(gone.status).toBeLessThan(300);
     expect((await list('page=1')).total).toBe(total + 1);
+  });
+
+  it("finds a generated key by the MAC address its agent's first connection gave it, the total kept", async () => {
+    const mac = 'AA:BB:CC:5C:A1:E0';
+    const search = `page=1&search=${encodeURIComponent(mac)}`;
+    const license = await newLicense();
+    const made = await t.call<GeneratedAccount>('/api/account/generate', {
+      token: admin,
+      json: { company: company.id, license: license.id, department: department.id },
+    });
+    expect(made.status).toBe(201);
+    // Counted, and kept: the key has no machine yet.
+    expect((await list(search)).total).toBe(0);
+    expect((await list(search)).total).toBe(0);
+    const agent = await connectPeer(t.baseUrl, agentHeaders(made.body.key, mac));
+    try {
+      // Its first connection gave the key this machine, and said so: the kept total heard of it.
+      const found = await list(search);
+      expect(found.total).toBe(1);
+      expect(found.items.map((account) => account.id)).toEqual([made.body.id]);
+      expect((await list(`page=1&search=${encodeURIComponent('5C:A1:E0')}`)).total).toBe(1);
+    } finally {
+      await agent.close();
+    }
   });
 
   it('answers every deep page with the rows OFFSET gives, both ways, by name and e-mail, before and after a change', async () => {

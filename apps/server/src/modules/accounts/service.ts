@@ -279,14 +279,12 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
       const sort = { field: (parsed?.field ?? 'fullName') as AccountSortField, direction: parsed?.direction ?? 'asc' };
       const offset = (query.page - 1) * query.size;
       const filter = q.filterKey(scope);
-      // A text that could be part of a MAC address is counted afresh: an agent's first connection
-      // gives a generated key its MAC address without a domain event (events/agent-keys.ts).
-      const kept = !scope.search?.mac;
-      const count = () => q.countAccounts(db, scope);
-      const total = kept ? await counts.get(scope.scope, filter, count) : await count();
+      // Kept, a MAC-shaped search too: an agent's first connection, giving a generated key its
+      // MAC address, publishes the change as any edit does (events/agent-keys.ts).
+      const total = await counts.get(scope.scope, filter, () => q.countAccounts(db, scope));
       // A deep page of an anchored order seeks past the nearest anchor instead of skipping rows.
       const seek =
-        kept && offset >= ANCHOR_SPACING && offset < total && q.ANCHORED_SORTS.has(sort.field)
+        offset >= ANCHOR_SPACING && offset < total && q.ANCHORED_SORTS.has(sort.field)
           ? seekFrom(await anchors.get(scope.scope, { filter, sort }, () => q.accountAnchors(db, scope, sort)), offset)
           : { after: undefined, skip: offset };
       const ids = offset < total ? await q.pageAccountIds(db, scope, sort, query.size, seek.skip, seek.after) : [];

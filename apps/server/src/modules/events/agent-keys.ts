@@ -5,6 +5,7 @@ import { keyDigest, normalizeKey } from '@opsdeck/licensing/keys';
 import { normalizeMac } from '@opsdeck/licensing/registration';
 import type { Executor } from '../../db/client';
 import { forbidden, unauthorized } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
 import { type AgentKeyRow, claimMacAddress, findAgentKey } from './queries';
 
 /** An agent as its key and machine identify it, after every check of LIVE.md (Agents). */
@@ -22,6 +23,11 @@ export type AgentKeyOptions = {
   appKeys: ReadonlySet<string>;
   /** Undefined: no agent secret configured (a server with DATABASE_URL and no AGENT_SECRET); every agent is refused. */
   agentSecret: string | undefined;
+  /**
+   * Told that a generated key took its machine's MAC address: the accounts list shows it and
+   * finds the key by it, so its kept counts of a MAC search must hear of it as of any other edit.
+   */
+  events: Pick<EventBus, 'publish'>;
 };
 
 function sameSecret(given: string | undefined, expected: string | undefined): boolean {
@@ -74,6 +80,8 @@ export async function identifyAgent<K extends AgentKeyRow>(
       // Another machine claimed it between our read and our write.
       const claimed = await findAgentKey(options.db, digest);
       if (!claimed?.macAddresses.includes(macAddress)) throw forbidden('ERROR_AGENT_MAC_ADDRESS_INVALID');
+    } else {
+      options.events.publish({ resource: 'accounts', kind: 'updated', ids: [key.accountId], tenantId: key.tenantId });
     }
     key.macAddresses = [macAddress];
   } else if (!key.macAddresses.includes(macAddress)) {

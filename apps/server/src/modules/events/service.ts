@@ -260,7 +260,7 @@ export function createEventsService(options: EventsServiceOptions) {
   async function connectAgent(header: (name: string) => string | undefined): Promise<AgentContext> {
     // The key and its last runs in one query: 10,000 agents reconnecting make 10,000 round trips, not 20,000.
     const { key: connecting, ...identified } = await identifyAgent(
-      { db, appKeys: options.access.appKeys, agentSecret: options.agentSecret },
+      { db, appKeys: options.access.appKeys, agentSecret: options.agentSecret, events: options.events },
       header,
       findConnectingAgentKey,
     );
@@ -644,7 +644,11 @@ export function createEventsService(options: EventsServiceOptions) {
     activeAgents: (auth: RequestAuth): AgentConnection[] => agentsSeenBy(auth.tenantId),
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
     identifyAgent: (header: (name: string) => string | undefined) =>
-      identifyAgent({ db, appKeys: options.access.appKeys, agentSecret: options.agentSecret }, header, findAgentKey),
+      identifyAgent(
+        { db, appKeys: options.access.appKeys, agentSecret: options.agentSecret, events: options.events },
+        header,
+        findAgentKey,
+      ),
     /** The keys with an agent connected now, on any instance. */
     connectedAccounts: (): number[] => [...presence.values()].map((entry) => entry.agent.accountId),
     /** This instance's agents and when each was last heard from (a frame or a heart-beat). */
