@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { type Column, DataTable } from './data-table';
-import type { SortState } from './table-state';
+import type { SortChange, SortState } from './table-state';
 
 interface Person {
   id: number;
@@ -127,7 +127,8 @@ function useHeldState({ onPage, onSort }: Reports, initialPage: number, initialS
       setPage(next);
     },
     sort,
-    onSortChange: (next: SortState) => {
+    onSortChange: (change: SortChange) => {
+      const next = change(sort);
       onSort(next);
       setSort(next);
     },

@@ -4,7 +4,16 @@ import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/i
 import { type ComponentPropsWithoutRef, type CSSProperties, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Truncate } from '../truncate';
-import { clampPage, nextSort, pageCount, pageSlice, type SortState, type SortValue, sortRows } from './table-state';
+import {
+  clampPage,
+  nextSort,
+  pageCount,
+  pageSlice,
+  type SortChange,
+  type SortState,
+  type SortValue,
+  sortRows,
+} from './table-state';
 
 export interface Column<T> {
   key: string;
@@ -75,7 +84,7 @@ export interface ClientTableProps<T> extends CommonProps<T> {
   page?: number;
   onPageChange?: (page: number) => void;
   sort?: SortState | null;
-  onSortChange?: (sort: SortState) => void;
+  onSortChange?: (change: SortChange) => void;
 }
 
 /** The server pages and sorts: `rows` is the current page, and the state is the caller's. */
@@ -87,7 +96,7 @@ export interface ServerTableProps<T> extends CommonProps<T> {
   page: number;
   onPageChange: (page: number) => void;
   sort: SortState | null;
-  onSortChange: (sort: SortState) => void;
+  onSortChange: (change: SortChange) => void;
 }
 
 export type DataTableProps<T> = ClientTableProps<T> | ServerTableProps<T>;
@@ -159,9 +168,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const changePage = (next: number) => (held && props.onPageChange ? props.onPageChange(next) : setClientPage(next));
   const changeSort = (key: string) => {
-    const next = nextSort(sort, key);
-    if (props.onSortChange) props.onSortChange(next);
-    else setClientSort(next);
+    const change: SortChange = (current) => nextSort(current, key);
+    if (props.onSortChange) props.onSortChange(change);
+    else setClientSort(change);
     if (!held) setClientPage(1);
   };
 

@@ -7,6 +7,13 @@ export interface SortState {
 
 export type SortValue = string | number | boolean | null | undefined;
 
+/**
+ * A header click, as what the sort becomes from the one in force when it is applied: a second
+ * click that comes before the first one's render (the router renders navigations in a
+ * transition) must flip the sort the first click made, not the one still on screen.
+ */
+export type SortChange = (current: SortState | null) => SortState;
+
 /** Clicking a header sorts by it ascending; clicking it again flips the direction. */
 export function nextSort(current: SortState | null, key: string): SortState {
   if (current?.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };

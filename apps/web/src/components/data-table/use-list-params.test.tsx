@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { SearchBar } from '../search-bar/search-bar';
 import type { ListDefaults } from './list-params';
+import { nextSort } from './table-state';
 import { useListParams } from './use-list-params';
 
 const DEFAULTS: ListDefaults = { sort: { key: 'name', direction: 'asc' } };
@@ -27,6 +28,16 @@ function Probe() {
       >
         change
       </button>
+      {/* A header clicked twice before the next render: the second click flips the first's sort. */}
+      <button
+        type="button"
+        onClick={() => {
+          list.setSort((current) => nextSort(current, 'email'));
+          list.setSort((current) => nextSort(current, 'email'));
+        }}
+      >
+        twice
+      </button>
     </>
   );
 }
@@ -43,6 +54,14 @@ describe('useListParams', () => {
     await user.click(screen.getByRole('button', { name: 'change' }));
     expect(screen.getByLabelText('query').textContent).toBe('?tab=1&q=acme&sort=-email&page=3');
     expect(screen.getByLabelText('state').textContent).toBe('acme|email:desc|3');
+  });
+
+  it('applies a header click to the sort written last, not the one rendered', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe />, { path: '/list?page=2' });
+    await user.click(screen.getByRole('button', { name: 'twice' }));
+    expect(screen.getByLabelText('query').textContent).toBe('?sort=-email');
+    expect(screen.getByLabelText('state').textContent).toBe('|email:desc|1');
   });
 });
 

@@ -2,7 +2,7 @@ import { useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import type { DateRange, RangePreset } from '../search-bar/date-range';
 import { type ListDefaults, type ListParams, parseListParams, rangeOf, serializeListParams } from './list-params';
-import type { SortState } from './table-state';
+import type { SortChange, SortState } from './table-state';
 
 /** What the search bar reports: the text and the range, as a preset and its custom ends. */
 export interface ListSearch {
@@ -16,14 +16,15 @@ export interface ListState extends ListParams {
   range: DateRange;
   /** A new search or range starts again at page 1. */
   setSearch: (search: ListSearch | string) => void;
-  setSort: (sort: SortState) => void;
+  /** A sort, or a change of the sort in force (a header click: DataTable's onSortChange). */
+  setSort: (sort: SortState | SortChange) => void;
   setPage: (page: number) => void;
   /** Spread on DataTable (`<DataTable {...list.table} …/>`), in client or server mode. */
   table: {
     page: number;
     onPageChange: (page: number) => void;
     sort: SortState | null;
-    onSortChange: (sort: SortState) => void;
+    onSortChange: (change: SortChange) => void;
   };
 }
 
@@ -67,7 +68,12 @@ export function useListParams(defaults: ListDefaults = {}): ListState {
       typeof search === 'string' ? { search } : { search: search.search, preset: search.preset, custom: search.custom };
     update({ ...next, page: 1 }, 'search');
   };
-  const setSort = (sort: SortState) => update({ sort, page: 1 }, 'other');
+  // A change applies to the newest sort written, not the one rendered (see `written`).
+  const setSort = (sort: SortState | SortChange) =>
+    update(
+      { sort: typeof sort === 'function' ? sort(parseListParams(written.current, defaults).sort) : sort, page: 1 },
+      'other',
+    );
   const setPage = (page: number) => update({ page }, 'other');
 
   return {
