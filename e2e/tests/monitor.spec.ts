@@ -255,6 +255,8 @@ test('every widget shows its data or says what would fill it, a range without ac
   page,
   request,
 }) => {
+  // Sixteen widgets read twice and two whole-page axe scans: past a minute on two busy cores.
+  test.slow();
   await setLayout(
     request,
     WIDGET_KEYS.map((key, index) => `${key}@${(index % 2) + 1}`),
