@@ -23,7 +23,10 @@ test.describe('list state in the URL', () => {
     await expect(page).toHaveURL(/[?&]sort=-email(&|$)/);
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page).toHaveURL(/[?&]page=2(&|$)/);
-    // Busy while the previous page's rows are still shown (placeholder data): the rows read next are page 2's.
+    // The URL changes before the page renders (a transition), and the table is busy while the
+    // previous page's rows are still shown (placeholder data): page 2 said, then not busy, and
+    // the rows read next are page 2's.
+    await expect(page.getByText(/Showing 11–20 of \d+/)).toBeVisible();
     await expect(table).toHaveAttribute('aria-busy', 'false');
     const before = await firstCells(page, 'Users');
     const url = page.url();
