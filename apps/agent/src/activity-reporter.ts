@@ -4,7 +4,7 @@ import {
   ACTIVITY_MAX_SPAN_MS,
   type Activity,
 } from '@opsdeck/contract/activity';
-import { BACKOFF } from './backoff';
+import { retryDelay } from './backoff';
 import { TRANSIENT_REPORT_REFUSALS } from './report-outbox';
 import type { PlannedSpan } from './workday';
 
@@ -166,9 +166,8 @@ export class ActivityReporter {
       return;
     }
     if (this.retryTimer || this.stopped) return;
-    const base = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** this.refusals);
+    const delay = retryDelay(this.refusals, this.options.random);
     this.refusals += 1;
-    const delay = Math.round(base / 2 + ((this.options.random ?? Math.random)() * base) / 2);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.flush();

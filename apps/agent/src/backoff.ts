@@ -18,6 +18,24 @@ export const PERMANENT_REFUSALS: ReadonlySet<string> = new Set([
 
 export const BACKOFF = { firstMs: 1_000, maxMs: 30_000, permanentMs: 5 * 60_000 } as const;
 
+/** Half of `base` fixed, half random: a fleet cut off together does not come back in one burst. */
+function jittered(base: number, random: () => number): number {
+  return Math.round(base / 2 + (random() * base) / 2);
+}
+
+/**
+ * The wait before try `retries + 1` of something refused for now: `firstMs` doubling up to
+ * `maxMs` (1 s to 30 s by default), with jitter. Connections, execution reports and activity
+ * frames all back off this way.
+ */
+export function retryDelay(
+  retries: number,
+  random: () => number = Math.random,
+  range: { firstMs: number; maxMs: number } = BACKOFF,
+): number {
+  return jittered(Math.min(range.maxMs, range.firstMs * 2 ** Math.max(0, retries)), random);
+}
+
 /**
  * How long to wait before connection attempt `attempt + 1` (attempt counts the failures since
  * the last connection that held): after a permanent refusal about five minutes; otherwise
@@ -25,9 +43,7 @@ export const BACKOFF = { firstMs: 1_000, maxMs: 30_000, permanentMs: 5 * 60_000 
  * fleet cut off together does not come back in one burst.
  */
 export function reconnectDelay(attempt: number, refusal: string | null, random: () => number = Math.random): number {
-  const base =
-    refusal && PERMANENT_REFUSALS.has(refusal)
-      ? BACKOFF.permanentMs
-      : Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** Math.max(0, attempt));
-  return Math.round(base / 2 + (random() * base) / 2);
+  return refusal && PERMANENT_REFUSALS.has(refusal)
+    ? jittered(BACKOFF.permanentMs, random)
+    : retryDelay(attempt, random);
 }

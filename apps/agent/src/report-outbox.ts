@@ -1,5 +1,5 @@
 import type { ExecutionReport } from '@opsdeck/contract/live';
-import { BACKOFF } from './backoff';
+import { BACKOFF, retryDelay } from './backoff';
 
 /**
  * Refusals of a report that say "not now" rather than "never" (docs/live-channel.md, Agents): the
@@ -99,9 +99,8 @@ export class ReportOutbox {
       return;
     }
     if (key === 'ERROR_GENERAL_INTERNAL' && !this.fail(item, key)) return;
-    const base = Math.min(this.retry.maxMs, this.retry.firstMs * 2 ** item.refusals);
+    const delay = retryDelay(item.refusals, this.random, this.retry);
     item.refusals += 1;
-    const delay = Math.round(base / 2 + (this.random() * base) / 2);
     this.options.log?.(
       'debug',
       `execution report ${item.report.id} refused for now (${key}); sending it again in ${delay} ms`,

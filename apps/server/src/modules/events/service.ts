@@ -23,7 +23,7 @@ import { AppError } from '../../platform/errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import type { StompHandlers } from '../../platform/stomp/server';
 import type { ActivityService } from '../activity/service';
-import { type AgentIdentity, identifyAgent, keyRefusal } from './agent-keys';
+import { type AgentIdentity, type AgentKeyOptions, identifyAgent, keyRefusal } from './agent-keys';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
 import { createCommands } from './commands';
 import { createConsoleFanOut, tenantOf } from './console-fan-out';
@@ -257,13 +257,17 @@ export function createEventsService(options: EventsServiceOptions) {
 
   // ----- agents ------------------------------------------------------------------------------
 
+  /** What an agent's key is checked against, at CONNECT and at its file downloads. */
+  const agentKeys: AgentKeyOptions = {
+    db,
+    appKeys: options.access.appKeys,
+    agentSecret: options.agentSecret,
+    events: options.events,
+  };
+
   async function connectAgent(header: (name: string) => string | undefined): Promise<AgentContext> {
     // The key and its last runs in one query: 10,000 agents reconnecting make 10,000 round trips, not 20,000.
-    const { key: connecting, ...identified } = await identifyAgent(
-      { db, appKeys: options.access.appKeys, agentSecret: options.agentSecret, events: options.events },
-      header,
-      findConnectingAgentKey,
-    );
+    const { key: connecting, ...identified } = await identifyAgent(agentKeys, header, findConnectingAgentKey);
     const { lastRuns: last, ...key } = connecting;
     const identity: AgentIdentity = { ...identified, key };
     const holder = sessionOfKey.get(identity.keyDigest);
@@ -643,12 +647,7 @@ export function createEventsService(options: EventsServiceOptions) {
     /** `GET /api/active-agents`: the same list as `/request/active-agents`. */
     activeAgents: (auth: RequestAuth): AgentConnection[] => agentsSeenBy(auth.tenantId),
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
-    identifyAgent: (header: (name: string) => string | undefined) =>
-      identifyAgent(
-        { db, appKeys: options.access.appKeys, agentSecret: options.agentSecret, events: options.events },
-        header,
-        findAgentKey,
-      ),
+    identifyAgent: (header: (name: string) => string | undefined) => identifyAgent(agentKeys, header, findAgentKey),
     /** The keys with an agent connected now, on any instance. */
     connectedAccounts: (): number[] => [...presence.values()].map((entry) => entry.agent.accountId),
     /** This instance's agents and when each was last heard from (a frame or a heart-beat). */
