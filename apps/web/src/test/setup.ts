@@ -1,3 +1,4 @@
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { loadAreaStrings } from '../lib/i18n';
@@ -15,6 +16,9 @@ beforeEach(() => {
   reloadSessionFromStorage();
 });
 
+// The files of a worker share their modules (vitest.config.ts, isolate: false): whatever a module keeps
+// (Mantine's toast store) is emptied after each test, as the DOM is.
 afterEach(() => {
   cleanup();
+  notifications.clean();
 });
