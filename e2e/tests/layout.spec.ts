@@ -22,13 +22,20 @@ const LISTS = [
  * asserts nothing else is drawn over its centre: a click there reaches it.
  */
 async function expectUncovered(target: Locator) {
-  await target.evaluate((element) => element.scrollIntoView({ block: 'end' }));
-  const hit = await target.evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    return top !== null && (element === top || element.contains(top));
-  });
-  expect(hit, 'nothing covers it').toBe(true);
+  // Polled: a scroll may still be moving the page (or a row settling) when the point is first read;
+  // a button that is covered stays covered, and the poll then fails.
+  await expect
+    .poll(
+      () =>
+        target.evaluate((element) => {
+          element.scrollIntoView({ block: 'end', behavior: 'instant' });
+          const box = element.getBoundingClientRect();
+          const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return top !== null && (element === top || element.contains(top));
+        }),
+      { message: 'nothing covers it' },
+    )
+    .toBe(true);
 }
 
 for (const viewport of [
