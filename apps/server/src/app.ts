@@ -109,7 +109,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const auth = createAuthService({ db, config, mailer, log: app.log, events });
   const users = createUsersService({ db, events });
   const companies = createCompaniesService({ db, events });
-  const departments = createDepartmentsService({ db });
+  const departments = createDepartmentsService({ db, events });
   const roles = createRolesService({ db, events });
   const statuses = createStatusesService({ db });
   const tasks = createTasksService({ db });

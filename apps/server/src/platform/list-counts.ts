@@ -3,8 +3,8 @@ import type { TenantScope } from './tenancy';
 
 /**
  * What a server-paged list remembers between requests, kept exact by the domain events
- * (docs/performance.md, "Lists at 500 requests a second"): the total a page shows, and the
- * anchors its deep pages seek from. A value is stored per (tenant scope, normalised filter) of one
+ * (docs/performance.md, "Lists at 500 requests a second"): the total a page shows, the anchors
+ * its deep pages seek from, and the ids of the pages asked for. A value is stored per (tenant scope, normalised filter) of one
  * list; a write the list depends on evicts it, so the next request reads it again from the rows.
  *
  * - **Eviction**: an event of a resource in `dependsOn` evicts the values of its tenant and those
@@ -120,3 +120,13 @@ export class ListCache<V> {
 /** The exact totals of a list's pages (see ListCache): `counts.get(scope, filter, () => count…)`. */
 export const createListCounts = (events: EventBus, dependsOn: readonly Resource[], maxEntries?: number) =>
   new ListCache<number>(events, { dependsOn, ...(maxEntries === undefined ? {} : { maxEntries }) });
+
+/**
+ * The ids of a list's pages (see ListCache): `pages.get(scope, { filter, sort, offset, size }, () => page…)`.
+ * The rows themselves are read fresh for each request; what is kept is which rows a page holds and
+ * their order, so `dependsOn` names whatever the list sorts by as well as what it filters on.
+ * Every console showing a list asks for the same page again when a change is announced on the
+ * live channel: one query answers them all.
+ */
+export const createListPages = (events: EventBus, dependsOn: readonly Resource[]) =>
+  new ListCache<number[]>(events, { dependsOn });

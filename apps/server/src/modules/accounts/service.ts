@@ -23,7 +23,7 @@ import { type RequestAuth, requireProvider } from '../../platform/access';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
 import type { ChangeKind, EventBus, Resource } from '../../platform/events';
 import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-anchors';
-import { createListCounts, ListCache } from '../../platform/list-counts';
+import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
 import { inIdOrder } from '../../platform/search';
 import { oneTenant, scopeOf } from '../../platform/tenancy';
 import { listWithLicenseType } from '../activities/queries';
@@ -87,7 +87,7 @@ const personOf = (registration: Registration) => ({
 });
 
 /**
- * What the accounts page's count and anchors depend on: the keys (made, invalidated, deleted) and
+ * What the accounts page's count, anchors and pages depend on: the keys (made, invalidated, deleted) and
  * their licences (a licence deleted takes its keys unannounced; a solo one archived hides its key).
  * Companies the search matches by name are part of the key instead (filterKey).
  */
@@ -106,6 +106,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
   /** The page's exact totals and deep pages' anchors (docs/performance.md, "Lists at 500 requests a second"). */
   const counts = createListCounts(events, LIST_DEPENDS_ON);
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
+  const pages = createListPages(events, LIST_DEPENDS_ON);
 
   /** Said after the change committed. */
   const published = (kind: ChangeKind, id: number, tenantId: string | null) =>
@@ -287,7 +288,12 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
         offset >= ANCHOR_SPACING && offset < total && q.ANCHORED_SORTS.has(sort.field)
           ? seekFrom(await anchors.get(scope.scope, { filter, sort }, () => q.accountAnchors(db, scope, sort)), offset)
           : { after: undefined, skip: offset };
-      const ids = offset < total ? await q.pageAccountIds(db, scope, sort, query.size, seek.skip, seek.after) : [];
+      const ids =
+        offset < total
+          ? await pages.get(scope.scope, { filter, sort, offset, size: query.size }, () =>
+              q.pageAccountIds(db, scope, sort, query.size, seek.skip, seek.after),
+            )
+          : [];
       const rows = ids.length ? await q.selectAccounts(db, q.byIds(ids)) : [];
       return { items: inIdOrder(ids, rows).map(toAccount), total, page: query.page, size: query.size };
     },

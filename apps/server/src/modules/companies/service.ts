@@ -15,7 +15,7 @@ import { hasSqlState, SQLSTATE, violatedConstraint } from '../../platform/databa
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { EventBus, Resource } from '../../platform/events';
 import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-anchors';
-import { createListCounts, ListCache } from '../../platform/list-counts';
+import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
 import { hashPassword } from '../../platform/passwords';
 import { inIdOrder, likePattern } from '../../platform/search';
 import { EVERY_TENANT, scopeOf } from '../../platform/tenancy';
@@ -66,8 +66,8 @@ async function withLicenses(db: Executor, rows: q.CompanyRow[]): Promise<Company
 }
 
 /**
- * What the companies table's count and anchors depend on: the companies (made, renamed, deleted)
- * and their heads' names, which the search reads (a user edited).
+ * What the companies table's count, anchors and pages depend on: the companies (made, renamed,
+ * deleted) and their heads' names, which the search and the order by head read (a user edited).
  */
 const LIST_DEPENDS_ON: readonly Resource[] = ['companies', 'users'];
 
@@ -87,6 +87,7 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
   /** The table's exact totals and deep pages' anchors (docs/performance.md, "Lists at 500 requests a second"). */
   const counts = createListCounts(events, LIST_DEPENDS_ON);
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
+  const pages = createListPages(events, LIST_DEPENDS_ON);
 
   /** What the caller may see: every company for admins, their own for anyone else. */
   function visible(caller: RequestAuth): SQL | undefined | null {
@@ -150,7 +151,12 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
               offset,
             )
           : { after: undefined, skip: offset };
-      const ids = offset < total ? await q.pageCompanyIds(db, where, sort, query.size, seek.skip, seek.after) : [];
+      const ids =
+        offset < total
+          ? await pages.get(kept, { filter, sort, offset, size: query.size }, () =>
+              q.pageCompanyIds(db, where, sort, query.size, seek.skip, seek.after),
+            )
+          : [];
       const rows = ids.length ? await q.selectCompanies(db, q.byIds(ids)) : [];
       return { items: await withLicenses(db, inIdOrder(ids, rows)), total, page: query.page, size: query.size };
     },

@@ -8,6 +8,7 @@ import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest, conflict, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
 import { EVERY_TENANT, oneTenant, scopedTenant, scopeOf, writeTenant } from '../../platform/tenancy';
 import { completeName } from '../users/names';
 import { manageableDepartmentIds } from './access';
@@ -53,8 +54,11 @@ export function toForest(list: readonly Department[]): DepartmentNode[] {
 
 export type DepartmentsService = ReturnType<typeof createDepartmentsService>;
 
-export function createDepartmentsService(deps: { db: Db }) {
-  const { db } = deps;
+export function createDepartmentsService(deps: { db: Db; events: EventBus }) {
+  const { db, events } = deps;
+  /** A department's change, for whatever keeps what it changes (the users list's pages sorted by department). */
+  const published = (kind: 'created' | 'updated' | 'deleted', id: number, tenantId: string) =>
+    events.publish({ resource: 'departments', kind, ids: [id], tenantId });
 
   async function findOrThrow(executor: Executor, auth: RequestAuth, id: number) {
     const row = await q.findDepartment(executor, scopeOf(auth), id);
@@ -145,28 +149,33 @@ export function createDepartmentsService(deps: { db: Db }) {
       const id = await saving(() =>
         db.transaction(async (tx) => q.insertDepartment(tx, { tenantId, ...(await check(tx, tenantId, body)) })),
       );
+      published('created', id, tenantId);
       return toDepartment((await q.findDepartment(db, oneTenant(tenantId), id))!);
     },
 
     /** An admin may update any company's department; its own tenant scopes the rules. */
     async update(auth: RequestAuth, id: number, body: SaveDepartment): Promise<Department> {
-      await saving(() =>
+      const tenantId = await saving(() =>
         db.transaction(async (tx) => {
           const existing = await findOrThrow(tx, auth, id);
           await q.updateDepartment(tx, scopeOf(auth), id, await check(tx, existing.tenantId, body, existing));
+          return existing.tenantId;
         }),
       );
+      published('updated', id, tenantId);
       return toDepartment((await q.findDepartment(db, EVERY_TENANT, id))!);
     },
 
     /** Hard delete (spec section 4); its users stay, with no department. */
     async remove(auth: RequestAuth, id: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        await findOrThrow(tx, auth, id);
+      const tenantId = await db.transaction(async (tx) => {
+        const existing = await findOrThrow(tx, auth, id);
         if (await q.hasChildren(tx, id)) throw conflict('ERROR_DEPARTMENT_DELETE_HAS_CHILDREN');
         if (await q.hasStatusesOrTasks(tx, id)) throw conflict('ERROR_DEPARTMENT_DELETE_ASSOCIATED_WITH_STATUSES');
         await q.deleteDepartment(tx, scopeOf(auth), id);
+        return existing.tenantId;
       });
+      published('deleted', id, tenantId);
     },
   };
 }

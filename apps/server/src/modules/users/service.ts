@@ -9,7 +9,7 @@ import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import type { EventBus, Resource } from '../../platform/events';
 import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-anchors';
-import { createListCounts, ListCache } from '../../platform/list-counts';
+import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
 import { hashPassword } from '../../platform/passwords';
 import { inIdOrder } from '../../platform/search';
 import { oneTenant, scopeOf } from '../../platform/tenancy';
@@ -30,6 +30,8 @@ const COLLECT_FIRST_LIMIT = 5000;
  * the search matches in departments, companies and roles are part of the key instead (filterKey).
  */
 const LIST_DEPENDS_ON: readonly Resource[] = ['users', 'roles', 'companies'];
+/** A page's rows and order depend on the departments too: a department renamed moves its users in that order. */
+const PAGES_DEPEND_ON: readonly Resource[] = [...LIST_DEPENDS_ON, 'departments'];
 
 function toUser(row: q.UserRow, groups: { id: number; name: string }[], viewerId: number): User {
   return {
@@ -79,6 +81,7 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
   /** The list's exact totals and deep pages' anchors (docs/performance.md, "Lists at 500 requests a second"). */
   const counts = createListCounts(events, LIST_DEPENDS_ON);
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
+  const pages = createListPages(events, PAGES_DEPEND_ON);
 
   async function currentUserProfile(userId: number): Promise<CurrentUserProfile> {
     const row = await q.findProfile(db, userId);
@@ -126,7 +129,11 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
         ? seekFrom(await anchors.get(scope.scope, { filter, sort }, () => q.userAnchors(db, scope, sort)), offset)
         : { after: undefined, skip: offset };
     const ids =
-      offset < total ? await q.pageUserIds(db, scope, sort, query.size, seek.skip, collectFirst, seek.after) : [];
+      offset < total
+        ? await pages.get(scope.scope, { filter, sort, offset, size: query.size }, () =>
+            q.pageUserIds(db, scope, sort, query.size, seek.skip, collectFirst, seek.after),
+          )
+        : [];
     const found = ids.length ? await q.selectUsersWithRoles(db, q.byIds(ids)) : [];
     const items = inIdOrder(ids, found).map((row) => toUser(row, row.groups, caller.userId));
     return { items, total, page: query.page, size: query.size };

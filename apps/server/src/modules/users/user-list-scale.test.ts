@@ -3,7 +3,7 @@ import type { User, UserSortField } from '@opsdeck/contract/users';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
-import { createCompany, createRole, createUser, type TestCompany } from '../../../test/factories';
+import { createCompany, createDepartment, createRole, createUser, type TestCompany } from '../../../test/factories';
 import { deleteKeys, quietLog, REDIS_URL, testPrefix, until } from '../../../test/redis';
 import { signInCompanyHead } from '../../../test/sign-in';
 import type { RequestAuth } from '../../platform/access';
@@ -114,6 +114,38 @@ describe('the users list with thousands of users', () => {
     const early = (await list('page=2&sort=fullName,asc')).items[0]!;
     expect((await t.call(`/api/user/archive/${early.id}`, { method: 'DELETE', token: head.token })).status).toBe(200);
     await check();
+  });
+  it('keeps its pages too, and a change to their order (a user or a department renamed) is seen at once', async () => {
+    // Before the department order is first read: two users moved into two departments behind the
+    // services' backs, which no kept page holds yet.
+    const db = t.database.db;
+    const alpha = (await createDepartment(db, company, { name: 'Aardvark Desk' })).id;
+    const beta = (await createDepartment(db, company, { name: 'Beaver Desk' })).id;
+    const [first, second] = (await list('page=3&sort=fullName,asc')).items;
+    await db.execute(sql`update users set department_id = ${alpha} where id = ${first!.id}`);
+    await db.execute(sql`update users set department_id = ${beta} where id = ${second!.id}`);
+    const byDepartment = async () => (await list('page=1&sort=department,asc')).items.map((user) => user.id);
+    expect((await byDepartment()).slice(0, 2)).toEqual([first!.id, second!.id]);
+
+    // Renamed through the API: the department's event drops the kept page, whose order it changed.
+    const renamed = await t.call(`/api/department/${alpha}`, {
+      method: 'PUT',
+      token: head.token,
+      json: { name: 'Zebra Desk', headId: head.id, parentId: null },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await byDepartment()).slice(0, 2)).toEqual([second!.id, first!.id]);
+
+    // A user renamed to the end of the name order leaves page 1 at once.
+    const byName = async () => (await list('page=1&sort=fullName,asc')).items.map((user) => user.id);
+    const leader = (await byName())[0]!;
+    const moved = await t.call(`/api/user/updateUser/${leader}`, {
+      method: 'PUT',
+      token: head.token,
+      json: { firstName: 'Zz', lastName: 'Last', groups: [viewer] },
+    });
+    expect(moved.status).toBe(200);
+    expect(await byName()).not.toContain(leader);
   });
 });
 

@@ -535,7 +535,13 @@ describe('GET /api/user/get-user-list', () => {
 
   it('keeps the role order as roles are renamed, given and taken away (users.role_key)', async () => {
     const db = t.database.db;
-    const firstByRole = async () => (await page('page=1&size=13&sort=role')).items.map((user) => user.firstName);
+    // The roles and grants change behind the services' backs (the triggers are what is tested), so
+    // the page is read by its query: the API's kept pages follow announced changes only.
+    const scope = await resolveUserScope(db, oneTenant(company.tenantId), undefined);
+    const names = new Map((await page('page=1&size=13')).items.map((user) => [user.id, user.firstName]));
+    const byRole = async (direction: 'asc' | 'desc') =>
+      (await pageUserIds(db, scope, { field: 'role', direction }, 13, 0)).map((id) => names.get(id));
+    const firstByRole = () => byRole('asc');
     await db.update(roles).set({ name: 'Aardvark' }).where(eq(roles.id, roleZ));
     expect((await firstByRole())[0]).toBe('Person05');
     await db.update(roles).set({ name: 'Zookeeper' }).where(eq(roles.id, roleZ));
@@ -544,7 +550,7 @@ describe('GET /api/user/get-user-list', () => {
     await db.delete(userRoles).where(eq(userRoles.userId, person05.id));
     expect((await firstByRole()).at(-1)).toBe('Person05');
     await db.insert(userRoles).values({ userId: person05.id, roleId: roleZ });
-    expect((await page('page=1&sort=role,desc')).items[0]!.firstName).toBe('Person05');
+    expect((await byRole('desc'))[0]).toBe('Person05');
   });
 
   it('refuses an unknown sort field', async () => {
