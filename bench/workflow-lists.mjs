@@ -9,12 +9,13 @@
 // `node bench/workflow-lists.mjs` (or `npm run workflow-lists -w bench`); BENCH_WORKFLOWS,
 // BENCH_RATE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_DATABASE_URL change the defaults,
 // BENCH_BACKENDS=postgres or =pglite runs one of the two, and BENCH_ONLY=<text> only the scenarios
-// whose name contains it. Issue 18's bar is BENCH_RATE=500 (docs/performance.md): the rate each
+// whose name contains it; BENCH_CPU=1 sends each scenario by `openLoop` (lib.mjs: each request
+// on its own schedule) and measures the server's CPU per answer too. Issue 18's bar is BENCH_RATE=500 (docs/performance.md): the rate each
 // scenario achieved is reported beside its latency, since a server that cannot keep up answers
 // fewer requests a second rather than slower ones alone.
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
-import { loadAverage, onEachBackend, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import { loadAverage, onEachBackend, openLoopScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 
 const workflowsCount = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const rate = Number(process.env.BENCH_RATE ?? 20);
@@ -22,6 +23,8 @@ const duration = Number(process.env.BENCH_SECONDS ?? 20);
 const only = process.env.BENCH_ONLY ?? '';
 /** Enough connections that 500 req/s is not capped by one request at a time per connection. */
 const connections = Number(process.env.BENCH_CONNECTIONS ?? Math.max(10, Math.ceil(rate / 10)));
+/** BENCH_CPU=1: open loop, and the server's CPU per answer (as the other list benchmarks). */
+const cpu = process.env.BENCH_CPU === '1';
 const port = 8297;
 const head = { email: 'head@bench.test', password: 'bench-password' };
 const DAY = 86_400_000;
@@ -142,11 +145,18 @@ async function measureBackend(label, env) {
         `load average ${loadAverage()}`,
     );
     for (const scenario of SCENARIOS.filter((entry) => entry.name.includes(only))) {
+      const body = JSON.stringify({ size: 10, ...scenario.body });
+      if (cpu) {
+        const pid = Number(server.child.pid);
+        const common = { label, name: scenario.name, url, body, headers, rate, duration, connections, failures };
+        await openLoopScenario({ ...common, pid });
+        continue;
+      }
       await pace({
         label,
         name: scenario.name,
         url,
-        body: JSON.stringify({ size: 10, ...scenario.body }),
+        body,
         headers,
         check: (page) =>
           page.items.length === Math.min(10, Math.max(0, page.total - (page.page - 1) * 10))

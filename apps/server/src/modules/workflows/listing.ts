@@ -190,13 +190,28 @@ export async function searchCount(db: Executor, within: SearchWithin, search: Wo
   return Number(row?.count ?? 0);
 }
 
-/** One page of a search's hits, each with the names of the directories between its tree's root and it. */
-export async function searchPage(
+/**
+ * The ids of one page of a search's hits, in the order asked: what the view keeps between requests
+ * (view.ts), the hits' rows being read fresh by `searchHits`.
+ */
+export async function searchPageIds(
   db: Executor,
   within: SearchWithin,
   search: WorkflowSearch,
   page: { offset: number; limit: number; order: ItemOrder },
-): Promise<HitRow[]> {
+): Promise<number[]> {
+  const rows = await selectRows<{ id: number }>(
+    db,
+    sql`select w.id from workflows w
+        where ${searchWhere(within, search)}
+        order by ${workflowOrder(page.order, 'w')} limit ${page.limit} offset ${page.offset}`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** The hits of `ids`, in that order, each with the names of the directories between its tree's root and it. */
+export async function searchHits(db: Executor, ids: readonly number[]): Promise<HitRow[]> {
+  if (ids.length === 0) return [];
   return selectRows<HitRow>(
     db,
     sql`select ${WORKFLOW_COLUMNS}, w.tenant_id, c.name as company,
@@ -204,15 +219,14 @@ export async function searchPage(
                 from unnest(string_to_array(trim(both '/' from d.id_path), '/')::int[]) with ordinality p(id, n)
                 join directories a on a.id = p.id
                 where p.n > 1) as below_root
-        from (
-          select w.id, ${sortKey(page.order)} as sort_key from workflows w
-          where ${searchWhere(within, search)}
-          order by ${workflowOrder(page.order, 'w')} limit ${page.limit} offset ${page.offset}
-        ) page
+        from unnest(array[${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::int[]) with ordinality page(id, n)
         join workflows w on w.id = page.id
         join directories d on d.id = w.directory_id
         left join companies c on c.tenant_id = w.tenant_id
         ${PEOPLE('w')}
-        order by ${workflowOrder(page.order, 'page')}`,
+        order by page.n`,
   );
 }

@@ -8,7 +8,7 @@ import {
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import type { EventBus } from '../../platform/events';
-import { ListCache } from '../../platform/list-counts';
+import { createListPages, ListCache } from '../../platform/list-counts';
 import { inIdOrder } from '../../platform/search';
 import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { byIds, countCompanies, pageCompanyIds, selectCompanies } from '../companies/queries';
@@ -68,24 +68,41 @@ export function createView({ db, events, places }: { db: Db; events?: EventBus; 
     ? new ListCache<{ directories: number; workflows: number }>(events, { dependsOn: COUNTED })
     : null;
   const searchCounts = events ? new ListCache<number>(events, { dependsOn: COUNTED }) : null;
+  // The ids of a search's pages (platform/list-counts.ts): which workflows, in which order, depend
+  // on the same rows as the total; the rows themselves (their people, whether premium) are read
+  // fresh for each request.
+  const searchPages = events ? createListPages(events, COUNTED) : null;
 
   const countsOf = (directory: q.DirectoryRow) => {
     const load = () => listing.directoryCounts(db, directory);
     return directoryCounts ? directoryCounts.get(oneTenant(directory.tenantId), directory.id, load) : load();
   };
 
+  /** What a search's total and pages are kept under: its place and its normalised filter. */
+  const searchKey = (within: listing.SearchWithin, search: listing.WorkflowSearch) => {
+    const { directory, deep } = within;
+    return {
+      scope: directory ? oneTenant(directory.tenantId) : EVERY_TENANT,
+      filter: [directory?.id ?? null, deep, search.text?.toLowerCase() ?? null, search.from ?? null, search.to ?? null],
+    };
+  };
+
   const countSearch = (within: listing.SearchWithin, search: listing.WorkflowSearch) => {
     const load = () => listing.searchCount(db, within, search);
     if (!searchCounts) return load();
-    const { directory, deep } = within;
-    const filter = [
-      directory?.id ?? null,
-      deep,
-      search.text?.toLowerCase() ?? null,
-      search.from ?? null,
-      search.to ?? null,
-    ];
-    return searchCounts.get(directory ? oneTenant(directory.tenantId) : EVERY_TENANT, filter, load);
+    const { scope, filter } = searchKey(within, search);
+    return searchCounts.get(scope, filter, load);
+  };
+
+  const searchPageIds = (
+    within: listing.SearchWithin,
+    search: listing.WorkflowSearch,
+    paging: { offset: number; limit: number; order: listing.ItemOrder },
+  ) => {
+    const load = () => listing.searchPageIds(db, within, search, paging);
+    if (!searchPages) return load();
+    const { scope, filter } = searchKey(within, search);
+    return searchPages.get(scope, { filter, paging }, load);
   };
 
   /** The provider's root: a page of the company folders, each its company's tree's root. */
@@ -152,7 +169,8 @@ export function createView({ db, events, places }: { db: Db; events?: EventBus; 
         if (directory === null && !searching) return pageOf({ items: [], total: 0 });
         const within = { directory, deep: searching };
         const total = await countSearch(within, search);
-        const rows = paging.offset < total ? await listing.searchPage(db, within, search, paging) : [];
+        const rows =
+          paging.offset < total ? await listing.searchHits(db, await searchPageIds(within, search, paging)) : [];
         const items = rows.map((row) => directoryItem(row, spellPath(auth, row.company ?? '', row.below_root ?? [])));
         return pageOf({ items, total });
       }

@@ -331,6 +331,14 @@ describe('workflows', () => {
     expect(flow.premium).toBe(true);
     const listed = (await view('Workflows', { search: 'Uses premium' })).body.items;
     expect(listed).toEqual([expect.objectContaining({ fileName: 'Uses premium.rax', premium: true })]);
+    // The search's page is kept, its rows are not: the activity taken from 'pro' shows at once.
+    const locked = await t.call('/api/license-type/remove-activity', {
+      token: admin,
+      json: { licenseType: 'pro', activities: [{ id: created.body.id }] },
+    });
+    expect(locked.status).toBe(200);
+    const relisted = (await view('Workflows', { search: 'Uses premium' })).body.items;
+    expect(relisted).toEqual([expect.objectContaining({ fileName: 'Uses premium.rax', premium: false })]);
   });
 
   it('archives a workflow given its directory, and frees its file name', async () => {
@@ -508,6 +516,15 @@ describe('search', () => {
     // The provider's view spells the company folder into each hit's path.
     const asAdmin = (await view('Workflows/Acme Robotics/Search', { search: 'needle two' }, admin)).body;
     expect(asAdmin.items.map((item) => item.parent)).toEqual(['Workflows/Acme Robotics/Search/Below']);
+
+    // A kept page (view.ts) follows a rename into the search.
+    const renamed = await t.call('/api/directory/update/multiple', {
+      token: user,
+      json: { files: ['Haystack.rax'], newFileName: 'Needle zero', directory: 'Workflows/Search/Below' },
+    });
+    expect(renamed.status).toBe(200);
+    const after = (await view('Workflows/Search', { search: 'NEEDLE', sort: 'name,desc' })).body;
+    expect(after.items.map((item) => item.name)).toEqual(['Needle zero', 'needle two', 'Needle one']);
   });
 });
 
