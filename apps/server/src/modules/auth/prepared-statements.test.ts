@@ -5,13 +5,14 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresTestDatabase } from '../../../test/database';
-import { createCompany, createUser } from '../../../test/factories';
+import { createAgentKey, createCompany, createUser } from '../../../test/factories';
 import { quietLog } from '../../../test/redis';
 import { prepareData } from '../../boot';
 import { type Config, loadConfig } from '../../config';
 import { type Database, openDatabase, selectRows } from '../../db/client';
 import { createLocalEventBus } from '../../platform/events';
 import type { Mailer } from '../../platform/mail';
+import { prepareAgentStatements } from '../events/queries';
 import { createAuthService } from './service';
 
 // On PostgreSQL whichever TEST_DB runs: prepared statements are a PostgreSQL connection's.
@@ -60,5 +61,26 @@ describe('the statements every request runs', () => {
       { name: 'opsdeck_caller_by_session_v1', runs: 5 },
       { name: 'opsdeck_company_by_tenant_v1', runs: 2 },
     ]);
+  });
+});
+
+describe('the statement every agent connect runs', () => {
+  it('is prepared once on a connection and executed from then on', async () => {
+    const company = await createCompany(owner.db);
+    const { accountId } = await createAgentKey(owner.db, company);
+    const [row] = await selectRows<{ digest: string }>(
+      owner.db,
+      sql`select key_digest as digest from accounts where id = ${accountId}`,
+    );
+    const digest = row!.digest;
+    const statements = prepareAgentStatements(single.db);
+    for (let i = 0; i < 3; i += 1) expect((await statements.connectingAgentKey(digest))?.accountId).toBe(accountId);
+    expect(await statements.connectingAgentKey('no such digest')).toBeUndefined();
+
+    const prepared = await selectRows<{ runs: number }>(
+      single.db,
+      sql`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where name = 'opsdeck_connecting_agent_key_v1'`,
+    );
+    expect(prepared).toEqual([{ runs: 4 }]);
   });
 });

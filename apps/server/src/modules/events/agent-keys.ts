@@ -57,8 +57,8 @@ export function keyRefusal(key: AgentKeyRow | undefined, now = Date.now()): Erro
 export async function identifyAgent<K extends AgentKeyRow>(
   options: AgentKeyOptions,
   header: AgentHeaders,
-  /** How the key is read: `findAgentKey`, or a read that brings what the caller needs besides. */
-  find: (db: Executor, keyDigest: string) => Promise<K | undefined>,
+  /** How the key is read by its digest: `findAgentKey`, or a read that brings what the caller needs besides. */
+  find: (keyDigest: string) => Promise<K | undefined>,
 ): Promise<AgentIdentity<K>> {
   const appKey = header(CONNECT_HEADERS.appKey);
   if (!appKey || !options.appKeys.has(appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
@@ -68,7 +68,7 @@ export async function identifyAgent<K extends AgentKeyRow>(
   const normalized = normalizeKey(header(CONNECT_HEADERS.licenseKey) ?? '');
   if (!normalized) throw unauthorized('ERROR_LICENSE_KEY_INVALID');
   const digest = keyDigest(normalized);
-  const key = await find(options.db, digest);
+  const key = await find(digest);
   const refusal = keyRefusal(key);
   if (refusal || !key) throw unauthorized(refusal ?? 'ERROR_LICENSE_KEY_INVALID');
 

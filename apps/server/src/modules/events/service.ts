@@ -35,7 +35,7 @@ import {
   type LiveContext,
   type LiveSession,
 } from './live-context';
-import { findAgentKey, findConnectingAgentKey, runnableWorkflows } from './queries';
+import { findAgentKey, prepareAgentStatements, runnableWorkflows } from './queries';
 import { backplaneAway, parse, refuse, refusing } from './refusals';
 
 export type { ExecutionRecorder, LiveContext } from './live-context';
@@ -265,9 +265,11 @@ export function createEventsService(options: EventsServiceOptions) {
     events: options.events,
   };
 
+  const statements = prepareAgentStatements(db);
+
   async function connectAgent(header: (name: string) => string | undefined): Promise<AgentContext> {
     // The key and its last runs in one query: 10,000 agents reconnecting make 10,000 round trips, not 20,000.
-    const { key: connecting, ...identified } = await identifyAgent(agentKeys, header, findConnectingAgentKey);
+    const { key: connecting, ...identified } = await identifyAgent(agentKeys, header, statements.connectingAgentKey);
     const { lastRuns: last, ...key } = connecting;
     const identity: AgentIdentity = { ...identified, key };
     const holder = sessionOfKey.get(identity.keyDigest);
@@ -647,7 +649,8 @@ export function createEventsService(options: EventsServiceOptions) {
     /** `GET /api/active-agents`: the same list as `/request/active-agents`. */
     activeAgents: (auth: RequestAuth): AgentConnection[] => agentsSeenBy(auth.tenantId),
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
-    identifyAgent: (header: (name: string) => string | undefined) => identifyAgent(agentKeys, header, findAgentKey),
+    identifyAgent: (header: (name: string) => string | undefined) =>
+      identifyAgent(agentKeys, header, (digest) => findAgentKey(db, digest)),
     /** The keys with an agent connected now, on any instance. */
     connectedAccounts: (): number[] => [...presence.values()].map((entry) => entry.agent.accountId),
     /** This instance's agents and when each was last heard from (a frame or a heart-beat). */
