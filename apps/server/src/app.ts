@@ -121,8 +121,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   const licenses = createLicensesService({ db, events });
   const accounts = createAccountsService({ db, signing, events });
   const workflows = createWorkflowsService({ db, events });
-  const executionLogs = createExecutionLogsService({ db, retentionDays: config.executionLogRetentionDays });
-  const reports = createReportsService({ db, retentionDays: config.executionLogRetentionDays });
+  const executionLogs = createExecutionLogsService({ db, events, retentionDays: config.executionLogRetentionDays });
+  const reports = createReportsService({ db, events, retentionDays: config.executionLogRetentionDays });
   const activity = createActivityService({ db, log: app.log });
   // The keys connected on any instance, once the live channel is up (docs/monitor.md).
   let connectedAccounts = (): number[] => [];

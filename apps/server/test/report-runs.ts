@@ -6,6 +6,7 @@ import {
   type ExecutingAgent,
   type ExecutionLogsService,
 } from '../src/modules/execution-logs/service';
+import type { EventBus } from '../src/platform/events';
 import { ADMIN, startTestApp, type TestApp } from './app';
 import { type AgentKeyPerson, createAgentKey, createCompany, createWorkflowRow, type TestCompany } from './factories';
 import { tokenFor } from './sign-in';
@@ -22,9 +23,15 @@ export const TODAY = Date.now() - (Date.now() % DAY);
  * The ingest service with a clock the test sets (`clock.now`): queued runs are counted at the
  * moment the server hears of them, so a test names that moment. Ten years of retention.
  */
-export function testIngest(db: Db) {
+export function testIngest(db: Db, events?: EventBus) {
   const clock = { now: Date.now() };
-  const service: ExecutionLogsService = createExecutionLogsService({ db, retentionDays: 3650, now: () => clock.now });
+  const service: ExecutionLogsService = createExecutionLogsService({
+    db,
+    // The app's bus: what the ingest stores is announced as the app's own ingest announces it.
+    ...(events ? { events } : {}),
+    retentionDays: 3650,
+    now: () => clock.now,
+  });
   return { clock, service };
 }
 
@@ -33,7 +40,11 @@ export type TestIngest = ReturnType<typeof testIngest>;
 /** The report tests' app: started, the admin signed in (`admin`, a token), an ingest of its database. */
 export async function startReportApp() {
   const t = await startTestApp();
-  return { t, admin: await t.login(ADMIN.email, ADMIN.password), ingest: testIngest(t.database.db) };
+  return {
+    t,
+    admin: await t.login(ADMIN.email, ADMIN.password),
+    ingest: testIngest(t.database.db, t.app.services.events),
+  };
 }
 
 /** A report call of the app `t()`: GET `/api` + `path` with its query, as `token` (in `tenantId` when given). */

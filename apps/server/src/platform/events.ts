@@ -19,7 +19,12 @@ export type Resource =
    * channel disconnects at once the agents whose key no longer passes).
    */
   | 'licenses'
-  | 'accounts';
+  | 'accounts'
+  /**
+   * Execution logs stored: one 'created' event per company and committed batch of agents'
+   * reports, its `ids` empty (a log's id is a UUID; a listener reads what it keeps again).
+   */
+  | 'executions';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted' | 'archived';
 

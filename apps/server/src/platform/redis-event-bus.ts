@@ -123,6 +123,7 @@ const RESOURCES: Record<Resource, true> = {
   directories: true,
   licenses: true,
   accounts: true,
+  executions: true,
 };
 const KINDS: Record<ChangeKind, true> = { created: true, updated: true, deleted: true, archived: true };
 

@@ -1,6 +1,7 @@
 import type { ExecutionNotice, ExecutionReport, QueueChanges } from '@opsdeck/contract/live';
 import type { Db } from '../../db/client';
 import { type AppError, badRequest, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
 import { groupCommit } from '../../platform/group-commit';
 import { byIds, selectAccounts } from '../accounts/queries';
 import type { NewExecutionLog } from './queries';
@@ -39,8 +40,14 @@ type Outcome = { stored: boolean } | { error: AppError };
  * arriving together are written together (platform/group-commit.ts): a batch reads its keys,
  * workflows with their versions and executors in three queries at once and is stored in one statement.
  */
-export function createExecutionLogsService(deps: { db: Db; retentionDays?: number; now?: () => number }) {
-  const { db, now = Date.now } = deps;
+export function createExecutionLogsService(deps: {
+  db: Db;
+  /** Told of each committed batch (resource `executions`, per company): the Reports lists keep their pages by it. */
+  events?: EventBus;
+  retentionDays?: number;
+  now?: () => number;
+}) {
+  const { db, events, now = Date.now } = deps;
   const retentionMs = (deps.retentionDays ?? 400) * 86_400_000;
 
   async function writeBatch(batch: Pending[]): Promise<Outcome[]> {
@@ -98,6 +105,10 @@ export function createExecutionLogsService(deps: { db: Db; retentionDays?: numbe
     });
     const rows = outcomes.filter((outcome): outcome is NewExecutionLog => 'executionStart' in outcome);
     const stored = await q.insertExecutionLogs(db, rows);
+    const tenants = new Set(
+      rows.filter((row) => stored.has(q.logKey(row.id, row.executionStart))).map((row) => row.tenantId ?? null),
+    );
+    for (const tenantId of tenants) events?.publish({ resource: 'executions', kind: 'created', ids: [], tenantId });
     // The same report twice in one batch is stored by the first and a resend for the second.
     const answered = new Set<string>();
     return outcomes.map((outcome) => {

@@ -50,7 +50,7 @@ const L10_END = BASE + 6_000 + 3_723_000;
 beforeAll(async () => {
   t = await startTestApp();
   const db = t.database.db;
-  const { service } = testIngest(db);
+  const { service } = testIngest(db, t.app.services.events);
   company = await reportCompany(t, ['Invoice intake'], 'Lists & Co');
   const ledger = await createWorkflowRow(db, company.company, 'Ledger Sync');
   const invoices = company.workflows[0]!;
@@ -244,12 +244,11 @@ describe('the lists', () => {
       status: 'faulted' as const,
       errorMessage: 'Slicing fault',
     });
-    const [early, before, after, later] = await storeRuns(testIngest(t.database.db).service, agent, [
-      fault(month - 2 * DAY),
-      fault(month - 30 * 60_000),
-      fault(month + HOUR),
-      fault(month + 3 * DAY),
-    ]);
+    const [early, before, after, later] = await storeRuns(
+      testIngest(t.database.db, t.app.services.events).service,
+      agent,
+      [fault(month - 2 * DAY), fault(month - 30 * 60_000), fault(month + HOUR), fault(month + 3 * DAY)],
+    );
     // From an hour before the month (a slice under a day, read by time) to five days into it (through the index).
     const query = { from: month - HOUR, to: month + 5 * DAY, search: 'slicing', page: 1, size: 10 };
     for (const kind of ['exceptions', 'logs'] as const) {

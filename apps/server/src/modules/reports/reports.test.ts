@@ -223,6 +223,31 @@ describe('resent reports and queued runs', () => {
     expect(list.body.total).toBe(1);
   });
 
+  it('shows a run stored after a page was read: the kept page goes with the run, for the company and for every company', async () => {
+    const day = TODAY - 18 * DAY;
+    const range = { from: day, to: day + DAY - 1, page: 1 };
+    type Listed = { total: number; items: { id: string }[] };
+    const read = async (token: string) => (await call<Listed>(REPORT_PATHS.logs, range, token)).body;
+    const [first] = await storeRuns(ingest.service, north.agent, [
+      { workflowId: north.workflows[0]!, start: day + HOUR, end: day + 2 * HOUR, status: 'success' },
+    ]);
+    expect((await read(north.token)).items.map((row) => row.id)).toEqual([first!.id]);
+    expect((await read(admin)).items.map((row) => row.id)).toEqual([first!.id]);
+    // Read again from the kept page, then a run of each company: each page that holds it shows it.
+    expect((await read(north.token)).total).toBe(1);
+    const [second] = await storeRuns(ingest.service, north.agent, [
+      { workflowId: north.workflows[0]!, start: day + 3 * HOUR, end: day + 4 * HOUR, status: 'faulted' },
+    ]);
+    const [third] = await storeRuns(ingest.service, south.agent, [
+      { workflowId: south.workflows[0]!, start: day + 5 * HOUR, end: day + 6 * HOUR, status: 'success' },
+    ]);
+    expect(await read(north.token)).toMatchObject({ total: 2, items: [{ id: second!.id }, { id: first!.id }] });
+    expect(await read(admin)).toMatchObject({
+      total: 3,
+      items: [{ id: third!.id }, { id: second!.id }, { id: first!.id }],
+    });
+  });
+
   it('counts runs queued when the server hears of them, an entry announced twice while open once', async () => {
     const agent = await agentOf(t.database.db, north.company);
     const [invoices, payroll] = north.workflows as [number, number];

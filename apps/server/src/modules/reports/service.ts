@@ -17,6 +17,8 @@ import type { RequestAuth } from '../../platform/access';
 import type { CsvValue } from '../../platform/csv';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
+import { ListCache } from '../../platform/list-counts';
 import { likePattern } from '../../platform/search';
 import { scopeOf } from '../../platform/tenancy';
 import { DAY_MS } from '../execution-logs/queries';
@@ -113,6 +115,8 @@ export type ReportsService = ReturnType<typeof createReportsService>;
  */
 export function createReportsService(deps: {
   db: Db;
+  /** Without a bus (some tests) nothing would evict them: the lists' pages are then read every time. */
+  events?: EventBus;
   retentionDays?: number;
   now?: () => number;
   csvBatchRows?: number;
@@ -120,6 +124,14 @@ export function createReportsService(deps: {
 }) {
   const { db, now = Date.now, csvBatchRows = CSV_BATCH_ROWS, searchTotalCap = SEARCH_TOTAL_CAP } = deps;
   const retentionMs = (deps.retentionDays ?? 400) * DAY_MS;
+  /**
+   * The lists' pages as answered (docs/reports.md, "Lists"): a log never changes once stored, so a
+   * page changes only when logs are stored (an `executions` event of its company) or its company
+   * goes. A page of every company is dropped by any company's logs.
+   */
+  const pages = deps.events
+    ? new ListCache<{ rows: q.LogRow[]; page?: PageOf }>(deps.events, { dependsOn: ['executions', 'companies'] })
+    : null;
 
   /** The first millisecond the lists show: the start of the UTC month of the retention's cut. */
   function listsStart() {
@@ -166,25 +178,42 @@ export function createReportsService(deps: {
       const rows = filter ? await zoneChecked(q.listLogs(db, filter, { direction, limit: query.limit })) : [];
       return { rows };
     }
-    const offset = (query.page - 1) * query.size;
-    const size = query.size;
+    const at = { page: query.page, size: query.size };
+    if (!pages || !filter) return pageOf(filter, at, direction);
+    // A range that ends in the future ends, for what it can hold, at the latest start an agent may
+    // report (filterOf): it is keyed as open, not by a clock that moves every millisecond.
+    const open = query.to >= now() + CLOCK_SKEW_MS;
+    const key = { kind, from: filter.from, to: open ? 'open' : filter.to, search: query.search ?? '', tz: query.tz };
+    return pages.get(filter.scope, { key, direction, ...at }, () => pageOf(filter, at, direction));
+  }
+
+  type PageOf = { total: number; totalCapped?: true; page: number; size: number };
+
+  /** One page of a list and its total (or the capped total of a search). */
+  async function pageOf(
+    filter: q.LogFilter | null,
+    at: { page: number; size: number },
+    direction: 'asc' | 'desc',
+  ): Promise<{ rows: q.LogRow[]; page: PageOf }> {
+    const { size } = at;
+    const offset = (at.page - 1) * size;
     if (filter?.search) {
       // A search: its total and page from one read of its matches, up to the cap.
       const found = await zoneChecked(
         q.searchPage(db, filter, { direction, limit: size, offset, cap: searchTotalCap }),
       );
-      if (found.rows) return { rows: found.rows, page: { total: found.total, page: query.page, size } };
+      if (found.rows) return { rows: found.rows, page: { total: found.total, page: at.page, size } };
       const rows =
         offset < searchTotalCap
           ? await zoneChecked(q.listDenseMatches(db, filter, { direction, limit: size, offset }))
           : [];
-      return { rows, page: { total: searchTotalCap, totalCapped: true as const, page: query.page, size } };
+      return { rows, page: { total: searchTotalCap, totalCapped: true as const, page: at.page, size } };
     }
     const total = filter ? await totalOf(filter) : 0;
     // Nothing is read past the end: a page number of two billion costs one count.
     const rows =
       filter && offset < total ? await zoneChecked(q.listLogs(db, filter, { direction, limit: size, offset })) : [];
-    return { rows, page: { total, page: query.page, size } };
+    return { rows, page: { total, page: at.page, size } };
   }
 
   async function list<T>(
