@@ -16,6 +16,8 @@ export const SQLSTATE = {
   checkViolation: '23514',
   /** Two transactions each waiting on a row the other holds: PostgreSQL rolled this one back. */
   deadlockDetected: '40P01',
+  /** A lock not granted within the transaction's `lock_timeout`. */
+  lockNotAvailable: '55P03',
 } as const;
 
 /** Data errors (class 22) that only a client's value can cause: answered 400, never 500. */

@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../db/client';
+import { hasSqlState, SQLSTATE } from './database-errors';
 
 /**
  * Tables partitioned by UTC month of a time column (migration 0011's `execution_logs`, 0014's
@@ -22,9 +24,39 @@ export const nextMonthOf = (at: number) => {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 };
 
+/** How long a month's DDL waits for one of its locks before it steps aside (`yieldingDdl`). */
+const DDL_LOCK_WAIT = '100ms';
+/** How many times it steps aside before the round gives up (the next round tries again). */
+const DDL_ATTEMPTS = 12;
+
+/**
+ * A statement that makes or drops a month, run so that it gives way to the requests. Making (or
+ * dropping) a partition locks its parent and, for the partition's foreign keys, the tables they
+ * reference (users, accounts, companies, …); a request that deletes such a row (a company, a key)
+ * locks that table first and then the partitioned tables its cascade reaches. Waiting without a
+ * bound, the two deadlocked, and PostgreSQL cancelled one of them: often the request, whose
+ * deletion answered 500. So the DDL waits at most DDL_LOCK_WAIT for each lock (well under the
+ * second after which PostgreSQL looks for a deadlock), and on a lock not granted rolls back,
+ * releasing what it held, and tries again after a short pause. Run it outside a transaction: the
+ * lock timeout is the transaction's.
+ */
+async function yieldingDdl<T extends Record<string, unknown>>(db: Executor, statement: SQL): Promise<T[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`set local lock_timeout = '${DDL_LOCK_WAIT}'`));
+        return selectRows<T>(tx, statement);
+      });
+    } catch (error) {
+      if (attempt >= DDL_ATTEMPTS || !hasSqlState(error, SQLSTATE.lockNotAvailable)) throw error;
+      await sleep(Math.min(2_000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}
+
 /** Makes the month's partition of a partitioned table for a time, if missing (migration 0011's function). */
 export async function ensureMonthPartition(db: Executor, parent: MonthPartitioned, at: number): Promise<string> {
-  const [row] = await selectRows<{ name: string }>(
+  const [row] = await yieldingDdl<{ name: string }>(
     db,
     sql`select opsdeck_month_partition(${parent}, ${at}::bigint) as name`,
   );
@@ -67,7 +99,7 @@ export async function dropMonthsBefore(db: Executor, parent: MonthPartitioned, c
   for (const partition of await monthPartitions(db, parent)) {
     if (partition.to > cut) break;
     // The name comes from the catalogue and matched the pattern: no user input in this statement.
-    await db.execute(sql.raw(`drop table if exists "${partition.name}"`));
+    await yieldingDdl(db, sql.raw(`drop table if exists "${partition.name}"`));
     dropped.push(partition.name);
   }
   return dropped;
