@@ -37,9 +37,15 @@ async function contextMenu(page: Page, target: Locator) {
   return menu;
 }
 
+/** Escape closes an open menu: waited for, so that a menu still closing is not taken for the next one. */
+async function closeMenu(page: Page) {
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+}
+
 async function createDirectory(page: Page, name: string) {
   await page.getByRole('button', { name: 'Create', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Create directory' }).click();
+  await page.getByRole('menuitem', { name: 'Create directory', exact: true }).click();
   const modal = dialog(page, 'Create directory');
   await modal.getByLabel('Name').fill(name);
   await modal.getByRole('button', { name: 'Create' }).click();
@@ -174,7 +180,7 @@ test.describe('workflows as a company head', () => {
     await expect(menu.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
     await expect(menu.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
     await expect(menu.getByRole('menuitem', { name: 'Open' })).toBeVisible();
-    await page.keyboard.press('Escape');
+    await closeMenu(page);
 
     await row(page, 'Finance').dblclick();
     await expect(page.getByRole('search')).toBeVisible();
@@ -219,14 +225,14 @@ test.describe('workflows as the provider admin', () => {
     await expect(page.getByRole('button', { name: 'Create', exact: true })).toHaveCount(0);
     let menu = await contextMenu(page, company);
     await expect(menu.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
-    await page.keyboard.press('Escape');
+    await closeMenu(page);
 
     await company.dblclick();
     await expect(row(page, 'Finance')).toBeVisible();
     await expect(page.getByRole('search')).toHaveCount(0);
     menu = await contextMenu(page, row(page, 'Finance'));
     await expect(menu.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
-    await page.keyboard.press('Escape');
+    await closeMenu(page);
 
     await row(page, 'Finance').dblclick();
     await expect(page.getByRole('search')).toBeVisible();
