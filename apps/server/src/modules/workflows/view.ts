@@ -14,7 +14,7 @@ import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { byIds, countCompanies, pageCompanyIds, selectCompanies } from '../companies/queries';
 import { completeNames } from '../users/queries';
 import * as listing from './listing';
-import { type Places, spellPath } from './places';
+import { isProvider, type Place, type Places, spellPath } from './places';
 import * as q from './queries';
 
 /**
@@ -72,6 +72,18 @@ export function createView({ db, events, places }: { db: Db; events?: EventBus; 
   // on the same rows as the total; the rows themselves (their people, whether premium) are read
   // fresh for each request.
   const searchPages = events ? createListPages(events, COUNTED) : null;
+  // Where a path leads (places.resolve: the tree's root, then a query per directory of the path),
+  // kept per caller and path until a directory or a company (the provider's folder names) changes.
+  const placesKept = events ? new ListCache<Place>(events, { dependsOn: ['directories', 'companies'] }) : null;
+
+  const placeOf = (auth: RequestAuth, path: string) => {
+    const load = () => places.resolve(auth, path);
+    if (!placesKept) return load();
+    // A company's users all read their own tree; the provider's path names the company.
+    const provider = isProvider(auth);
+    const scope = provider || auth.tenantId === null ? EVERY_TENANT : oneTenant(auth.tenantId);
+    return placesKept.get(scope, [provider, auth.tenantId, path], load);
+  };
 
   const countsOf = (directory: q.DirectoryRow) => {
     const load = () => listing.directoryCounts(db, directory);
@@ -149,7 +161,7 @@ export function createView({ db, events, places }: { db: Db; events?: EventBus; 
      * `workflowsOnly`: POST /api/workflow/view, which lists no directories.
      */
     async view(auth: RequestAuth, query: DirectoryView, workflowsOnly = false): Promise<DirectoryPage> {
-      const place = await places.resolve(auth, query.parent);
+      const place = await placeOf(auth, query.parent);
       const order = orderOf(query.sort);
       const paging = { offset: (query.page - 1) * query.size, limit: query.size, order };
       const searching = Boolean(query.search) || query.from !== undefined || query.to !== undefined;

@@ -124,6 +124,8 @@ describe('the tree', () => {
 
   it('renames a directory; the unchanged name changes nothing; a company folder is never renamed', async () => {
     await madeDirectory('Workflows', 'Old name');
+    // Read once, so that where the path leads is kept (view.ts) before the rename.
+    expect((await view('Workflows/Old name')).status).toBe(200);
     const unchanged = await t.call('/api/directory/update', {
       token: user,
       json: { current: 'Old name', new: 'Old name', parent: 'Workflows' },
@@ -144,6 +146,9 @@ describe('the tree', () => {
     });
     expect(renamed.body).toEqual({ ok: true });
     expect(names((await view('Workflows', { size: 100 })).body)).toContain('d:New name');
+    // The kept place of the old path went with the rename's event.
+    expect((await view('Workflows/Old name')).body).toMatchObject({ key: 'ERROR_DIRECTORY_NOT_EXIST' });
+    expect((await view('Workflows/New name')).status).toBe(200);
     const company = await t.call('/api/directory/update', {
       token: admin,
       json: { current: 'Acme Robotics', new: 'Acme', parent: 'Workflows' },
