@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { prepareData } from '../src/boot';
+import { type Config, loadConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
 
 /** The migrated PGlite data directory (a tar file) test/global-setup.ts made for the run. */
@@ -63,3 +67,25 @@ export async function openPostgresTestDatabase(
  * only repeat them beside the browser suite. The PGlite run, which always runs, takes them.
  */
 export const RUNS_OWN_PROCESS_TESTS = process.env.TEST_DB !== 'postgres';
+
+/**
+ * A database readied as the server readies it at start (migrations, the provider admin), with a
+ * data directory of its own, for a test that drives services or queries without the HTTP app.
+ * `open` is `openTestDatabase` (the run's TEST_DB) or `openPostgresTestDatabase` (a test that
+ * needs PostgreSQL's several connections whichever TEST_DB runs). `close()` removes both.
+ */
+export async function openPreparedDatabase<D extends Database>(
+  open: () => Promise<D>,
+): Promise<{ database: D; config: Config; close: () => Promise<void> }> {
+  const database = await open();
+  const config = loadConfig({ DATA_DIR: await mkdtemp(path.join(tmpdir(), 'opsdeck-test-')), DEMO: '0' });
+  await prepareData(database, config);
+  return {
+    database,
+    config,
+    close: async () => {
+      await database.close();
+      await rm(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,28 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresTestDatabase } from '../../test/database';
+import { openPostgresTestDatabase, openPreparedDatabase } from '../../test/database';
 import { createCompany, createUser } from '../../test/factories';
-import { prepareData } from '../boot';
-import { type Config, loadConfig } from '../config';
 import { type Database, selectRows } from '../db/client';
 import { ensureMonthPartition, nextMonthOf } from './partitions';
 
 // On PostgreSQL whichever TEST_DB runs: the deadlock needs two connections, which PGlite has not.
 let database: Database & { url: string };
-let config: Config;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  database = await openPostgresTestDatabase();
-  config = loadConfig({ DATA_DIR: await mkdtemp(path.join(tmpdir(), 'opsdeck-test-')), DEMO: '0' });
-  await prepareData(database, config);
+  ({ database, close } = await openPreparedDatabase(openPostgresTestDatabase));
 });
-afterAll(async () => {
-  await database.close();
-  await rm(config.dataDir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 const YEAR = 365 * 86_400_000;
 

@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresTestDatabase } from '../../../test/database';
+import { openPostgresTestDatabase, openPreparedDatabase } from '../../../test/database';
 import { createAgentKey, createCompany, createUser } from '../../../test/factories';
 import { quietLog } from '../../../test/redis';
-import { prepareData } from '../../boot';
-import { type Config, loadConfig } from '../../config';
+import type { Config } from '../../config';
 import { type Database, openDatabase, selectRows } from '../../db/client';
 import { createLocalEventBus } from '../../platform/events';
 import type { Mailer } from '../../platform/mail';
@@ -21,16 +17,14 @@ let owner: Database & { url: string };
 // request ran.
 let single: Database;
 let config: Config;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  owner = await openPostgresTestDatabase();
-  config = loadConfig({ DATA_DIR: await mkdtemp(path.join(tmpdir(), 'opsdeck-test-')), DEMO: '0' });
-  await prepareData(owner, config);
+  ({ database: owner, config, close } = await openPreparedDatabase(openPostgresTestDatabase));
   single = await openDatabase({ kind: 'postgres', url: owner.url, poolSize: 1 });
 });
 afterAll(async () => {
   await single.close();
-  await owner.close();
-  await rm(config.dataDir, { recursive: true, force: true });
+  await close();
 });
 
 const mailer: Mailer = { send: async () => {}, describe: () => 'nowhere' };

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../../test/database';
+import { openPreparedDatabase, openTestDatabase } from '../../../test/database';
 import { createCompany, createUser } from '../../../test/factories';
 import { deleteKeys, quietLog, REDIS_URL, startRedisRelay, testPrefix, until } from '../../../test/redis';
-import { prepareData } from '../../boot';
-import { type Config, loadConfig } from '../../config';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Mailer } from '../../platform/mail';
 import { openRedis } from '../../platform/redis';
@@ -16,15 +12,11 @@ import { createAuthService } from './service';
 
 let database: Database;
 let config: Config;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  database = await openTestDatabase();
-  config = loadConfig({ DATA_DIR: await mkdtemp(path.join(tmpdir(), 'opsdeck-test-')), DEMO: '0' });
-  await prepareData(database, config);
+  ({ database, config, close } = await openPreparedDatabase(openTestDatabase));
 });
-afterAll(async () => {
-  await database.close();
-  await rm(config.dataDir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
