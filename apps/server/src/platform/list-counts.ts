@@ -4,8 +4,9 @@ import type { TenantScope } from './tenancy';
 /**
  * What a server-paged list remembers between requests, kept exact by the domain events
  * (docs/performance.md, "Lists at 500 requests a second"): the total a page shows, the anchors
- * its deep pages seek from, and the ids of the pages asked for. A value is stored per (tenant scope, normalised filter) of one
- * list; a write the list depends on evicts it, so the next request reads it again from the rows.
+ * its deep pages seek from, and the ids of the pages asked for. A value is stored per (tenant
+ * scope, normalised filter) of one list; a write the list depends on evicts it, so the next
+ * request reads it again from the rows.
  *
  * - **Eviction**: an event of a resource in `dependsOn` evicts the values of its tenant and those
  *   of the every-tenant scope (an administrator who picked no company reads every tenant's rows).

@@ -8,7 +8,7 @@ import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { badRequest, conflict, notFound } from '../../platform/errors';
-import type { EventBus } from '../../platform/events';
+import type { ChangeKind, EventBus } from '../../platform/events';
 import { EVERY_TENANT, oneTenant, scopedTenant, scopeOf, writeTenant } from '../../platform/tenancy';
 import { completeName } from '../users/names';
 import { manageableDepartmentIds } from './access';
@@ -57,7 +57,7 @@ export type DepartmentsService = ReturnType<typeof createDepartmentsService>;
 export function createDepartmentsService(deps: { db: Db; events: EventBus }) {
   const { db, events } = deps;
   /** A department's change, for whatever keeps what it changes (the users list's pages sorted by department). */
-  const published = (kind: 'created' | 'updated' | 'deleted', id: number, tenantId: string) =>
+  const published = (kind: ChangeKind, id: number, tenantId: string) =>
     events.publish({ resource: 'departments', kind, ids: [id], tenantId });
 
   async function findOrThrow(executor: Executor, auth: RequestAuth, id: number) {
