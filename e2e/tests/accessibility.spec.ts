@@ -140,6 +140,35 @@ function managementChecks(who: keyof typeof USERS, options: { admin: boolean }) 
     }
   });
 
+  test("the audit page filtered by action, and a record's before/after view", async () => {
+    // A record of our own with changes: a role created (and deleted again) through the API.
+    const auth = {
+      'X-App-Key': 'opsdeck-console',
+      'X-Auth-Token': await page.evaluate(() => localStorage.getItem('opsdeck.authToken') ?? ''),
+    };
+    const companies = (await (await page.request.get('/api/company', { headers: auth })).json()) as Company[];
+    const northwind = companies.find((company) => company.name === USERS.companyHead.company);
+    const headers = { ...auth, 'X-Tenant-Id': northwind?.tenantId ?? '' };
+    const name = `A11y audit ${who} ${Date.now().toString(36)}`;
+    const created = await page.request.post('/api/usergroup', {
+      headers,
+      data: { name, authorityNames: ['VIEW_USER', 'ACCESS_USER_TAB'] },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    const { id } = (await created.json()) as { id: number };
+    try {
+      await openScreen(page, `${MANAGEMENT}/audit`, 'Audit Log');
+      await page.getByRole('combobox', { name: 'Action', exact: true }).click();
+      await page.getByRole('option', { name: 'Role created', exact: true }).click();
+      const row = page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: name });
+      await expect(row).toBeVisible();
+      await expectAccessible(page, 'Audit log filtered');
+      await checkModal(page, 'Audit log: before/after', row);
+    } finally {
+      await page.request.delete(`/api/usergroup/archiveRole/${id}`, { headers });
+    }
+  });
+
   test('Schedules, its update and delete modes and the create modal', async () => {
     await openScreen(page, `${MANAGEMENT}/schedules`, 'Schedules');
     await expectAccessible(page, 'Schedules');
@@ -208,6 +237,29 @@ test.describe('accessibility as the provider admin', () => {
 test.describe('accessibility as a company head', () => {
   test.describe.configure({ mode: 'default' });
   managementChecks('companyHead', { admin: false });
+});
+
+test.describe('accessibility of API tokens', () => {
+  test('the page, its create modal, the token shown once and the revoke modal', async ({ browser }) => {
+    const page = await signedInPage(browser, USERS.employee.email);
+    try {
+      await openScreen(page, '/dashboard/profile/tokens', 'API Tokens');
+      await checkModal(page, 'API tokens: create', page.getByRole('button', { name: 'Create token' }));
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const form = page.getByRole('dialog', { name: 'Create API token' });
+      await form.getByLabel('Name').fill('Axe check');
+      await form.getByRole('checkbox').first().check();
+      await form.getByRole('button', { name: 'Create', exact: true }).click();
+      await expect(page.getByRole('dialog', { name: 'Your new API token' })).toBeVisible();
+      await expectAccessible(page, 'API tokens: shown once', '.mantine-Modal-content');
+      await page.getByRole('button', { name: 'Done' }).click();
+      await expect(page.getByRole('table', { name: 'API tokens' }).getByText('Axe check')).toBeVisible();
+      await expectAccessible(page, 'API tokens');
+      await checkModal(page, 'API tokens: revoke', page.getByRole('button', { name: 'Revoke Axe check' }));
+    } finally {
+      await page.context().close();
+    }
+  });
 });
 
 const LICENSE = '/dashboard/license';

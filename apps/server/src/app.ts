@@ -12,6 +12,9 @@ import { createAccountsService } from './modules/accounts/service';
 import { activityRoutes } from './modules/activities/routes';
 import { createActivitiesService } from './modules/activities/service';
 import { createActivityService } from './modules/activity/service';
+import { insertAuditEntries } from './modules/audit/queries';
+import { auditRoutes } from './modules/audit/routes';
+import { createAuditService } from './modules/audit/service';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { companyRoutes } from './modules/companies/routes';
@@ -37,6 +40,8 @@ import { statusRoutes } from './modules/statuses/routes';
 import { createStatusesService } from './modules/statuses/service';
 import { taskRoutes } from './modules/tasks/routes';
 import { createTasksService } from './modules/tasks/service';
+import { tokenRoutes } from './modules/tokens/routes';
+import { createTokensService } from './modules/tokens/service';
 import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
 import { widgetRoutes } from './modules/widgets/routes';
@@ -44,6 +49,7 @@ import { createWidgetsService } from './modules/widgets/service';
 import { workflowRoutes } from './modules/workflows/routes';
 import { createWorkflowsService } from './modules/workflows/service';
 import { registerAccessControl } from './platform/access';
+import { registerAudit } from './platform/audit';
 import { registerHealth } from './platform/database-health';
 import { registerErrorHandling } from './platform/errors';
 import { createLocalEventBus } from './platform/events';
@@ -57,6 +63,7 @@ import { setSecurityHeaders } from './platform/security-headers';
 import { serializerCompiler } from './platform/serializers';
 import { registerConsole } from './platform/static';
 import { attachUpgradeHandler, createStompServer } from './platform/stomp/server';
+import { createUnitOfWork, deferUntilCommit } from './platform/unit-of-work';
 
 export const VERSION = '0.1.0';
 
@@ -83,7 +90,9 @@ export async function buildApp({ config, database, logger }: AppOptions) {
 
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 
-  const { db } = database;
+  // The services' database: inside an audited route, that route's one transaction (docs/audit.md).
+  const unit = createUnitOfWork(database.db);
+  const { db } = unit;
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -98,7 +107,9 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   // Bounded: the first presence snapshot should find Redis up, but start-up never waits on it.
   if (redis) await redis.whenReady(3_000);
   const redisOptions = redis && { redis, prefix: config.redisPrefix, instanceId, log: app.log };
-  const events = redisOptions ? createRedisEventBus(redisOptions) : createLocalEventBus(app.log);
+  const bus = redisOptions ? createRedisEventBus(redisOptions) : createLocalEventBus(app.log);
+  // What a service publishes inside a route's transaction goes out when it commits.
+  const events = deferUntilCommit(bus, unit);
   const backplane = redisOptions
     ? createRedisBackplane({
         ...redisOptions,
@@ -107,6 +118,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       })
     : createLocalBackplane(instanceId);
   const auth = createAuthService({ db, config, mailer, log: app.log, events });
+  const tokens = createTokensService({ db, events, log: app.log });
   const users = createUsersService({ db, events });
   const companies = createCompaniesService({ db, events });
   const departments = createDepartmentsService({ db, events });
@@ -134,15 +146,19 @@ export async function buildApp({ config, database, logger }: AppOptions) {
       retentionDays: config.activityRetentionDays,
       closeOrphans: (now) => activity.closeOrphans(connectedAccounts(), now),
     },
+    audit: { retentionDays: config.auditRetentionDays },
   });
 
   const checkAccess = registerAccessControl(app, {
     appKeys: config.appKeys,
     resolveCaller: auth.resolveCaller,
+    resolveBearer: tokens.resolveBearer,
     resolveTenant: auth.resolveTenant,
     openPrefixes: ['/api/docs', '/api/openapi.json', '/api/health'],
   });
   registerOnRequest(app, [setSecurityHeaders, checkAccess]);
+  registerAudit(app, { unit, write: insertAuditEntries, log: app.log });
+  const audit = createAuditService({ db });
 
   // The live channel (LIVE.md): STOMP over the API's port, the rules in modules/events.
   const live = createEventsService({
@@ -153,6 +169,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     activity,
     access: { appKeys: config.appKeys, resolveCaller: auth.resolveCaller, resolveTenant: auth.resolveTenant },
     agentSecret: config.agentSecret,
+    audit: insertAuditEntries,
     log: app.log,
   });
   await live.start();
@@ -172,7 +189,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     await logMaintenance.stop();
     live.stop();
     await backplane.close();
-    await (events as Partial<RedisEventBus>).close?.();
+    await (bus as Partial<RedisEventBus>).close?.();
     await redis?.close();
   });
   await registerOpenApi(app, VERSION);
@@ -182,6 +199,8 @@ export async function buildApp({ config, database, logger }: AppOptions) {
   await app.register(
     async (api) => {
       await api.register(authRoutes, { auth });
+      await api.register(auditRoutes, { audit });
+      await api.register(tokenRoutes, { tokens });
       await api.register(userRoutes, { users });
       await api.register(companyRoutes, { companies });
       await api.register(departmentRoutes, { departments });

@@ -32,6 +32,7 @@ const Env = z.object({
   LIVE_INSTANCE_TTL_MS: z.coerce.number().int().min(300).max(120_000).default(15_000),
   EXECUTION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(8).max(36_500).default(400),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(730),
 });
 
 export type Config = {
@@ -71,6 +72,8 @@ export type Config = {
   executionLogRetentionDays: number;
   /** Agents' activity spans are kept this many days, by whole months; their rollups for ever (docs/monitor.md). */
   activityRetentionDays: number;
+  /** Audit records are kept this many days (at least 30: the database refuses younger deletions; docs/audit.md). */
+  auditRetentionDays: number;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -116,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentSecret: parsed.AGENT_SECRET ?? (parsed.DATABASE_URL ? undefined : DEMO_AGENT_SECRET),
     executionLogRetentionDays: parsed.EXECUTION_LOG_RETENTION_DAYS,
     activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
   };
 }

@@ -20,11 +20,16 @@ const endpointName = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path
  * For each endpoint, a user of the same company who holds every authority except the endpoint's
  * (and ADMIN_ACCESS_LEVEL) calls it. Returns `name → status`.
  */
-async function statusesWithoutAuthority(t: TestApp, company: TestCompany, endpoints: readonly Endpoint[]) {
+async function statusesWithoutAuthority(
+  t: TestApp,
+  company: TestCompany,
+  endpoints: readonly Endpoint[],
+  makeToken: TokenMaker,
+) {
   const result: Record<string, number> = {};
   for (const endpoint of endpoints) {
     const held = AUTHORITY_KEYS.filter((key) => key !== 'ADMIN_ACCESS_LEVEL' && !endpoint.authorities.includes(key));
-    const token = await tokenFor(t, company, held);
+    const token = await makeToken(t, company, held);
     const { status } = await t.call(endpoint.path, { method: endpoint.method, token, json: endpoint.json });
     result[endpointName(endpoint)] = status;
   }
@@ -67,9 +72,20 @@ function expectedStatuses(endpoints: readonly Endpoint[], status: number, spoofe
   return result;
 }
 
-/** Expects every endpoint to answer 403 to a user of `company` who lacks the endpoint's authorities. */
-export async function expectRefusedWithoutAuthority(t: TestApp, company: TestCompany, endpoints: readonly Endpoint[]) {
-  expect(await statusesWithoutAuthority(t, company, endpoints)).toEqual(expectedStatuses(endpoints, 403));
+/** A token of a caller of `company` who may do exactly `authorities` (a session, or an API token's scopes). */
+export type TokenMaker = (t: TestApp, company: TestCompany, authorities: readonly Authority[]) => Promise<string>;
+
+/**
+ * Expects every endpoint to answer 403 to a user of `company` who lacks the endpoint's authorities
+ * (`makeToken`: by default a session; the API tokens' test passes a token whose scopes lack them).
+ */
+export async function expectRefusedWithoutAuthority(
+  t: TestApp,
+  company: TestCompany,
+  endpoints: readonly Endpoint[],
+  makeToken: TokenMaker = tokenFor,
+) {
+  expect(await statusesWithoutAuthority(t, company, endpoints, makeToken)).toEqual(expectedStatuses(endpoints, 403));
 }
 
 /** Expects every endpoint to answer 404 to `token` of another company, and 403 when it names `ownerTenantId`. */

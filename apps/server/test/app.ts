@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
+import { API_TOKEN_PREFIX } from '@opsdeck/contract/tokens';
 import { expect } from 'vitest';
 import { type App, buildApp } from '../src/app';
 import { prepareData } from '../src/boot';
@@ -72,7 +73,9 @@ export async function startTestApp(
   async function call<T>(urlPath: string, options: CallOptions = {}): Promise<CallResult<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.appKey !== null) headers[HEADERS.appKey] = options.appKey ?? CONSOLE_APP_KEY;
-    if (options.token) headers[HEADERS.authToken] = options.token;
+    // An API token (odt_…) goes as `Authorization: Bearer`, a session token as X-Auth-Token.
+    if (options.token?.startsWith(API_TOKEN_PREFIX)) headers[HEADERS.authorization] = `Bearer ${options.token}`;
+    else if (options.token) headers[HEADERS.authToken] = options.token;
     if (options.tenantId) headers[HEADERS.tenantId] = options.tenantId;
     let body: string | FormData | undefined;
     if (options.multipart) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LICENSE_TYPE_KEYS } from './activities';
 import { idText, requiredIdText } from './fields';
 import { CompanyRef, LicenseTypeRef } from './licenses';
-import { PageQuery, pageOf } from './paging';
+import { listFormat, PageQuery, pageOf } from './paging';
 
 /** An account's type: a seat of a company's licence, or a solo licence's one seat (docs/license-management.md). */
 export const ACCOUNT_TYPE_KEYS = ['company', 'solo'] as const;
@@ -101,6 +101,7 @@ export const AccountListQuery = PageQuery.extend({
     .string()
     .regex(new RegExp(`^(${ACCOUNT_SORT_FIELDS.join('|')})(,(asc|desc))?$`), 'ERROR_GENERAL_INVALID_INPUT')
     .optional(),
+  ...listFormat,
 });
 export type AccountListQuery = z.infer<typeof AccountListQuery>;
 export const AccountPage = pageOf(Account).meta({ id: 'AccountPage' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from './limits';
+import { newPasswordField, withPasswordRule } from './passwords';
 
 // The paths live apart from the schemas: the console's login page takes them without zod (docs/performance.md).
 export { AUTH_PATHS } from './auth-paths';
@@ -46,10 +47,8 @@ export type ForgotPasswordForm = z.infer<typeof ForgotPasswordForm>;
 /** POST /api/user/reset-password: query form of the spec, or a body (the console's). */
 export const ResetPasswordRequest = z
   .object({
-    newPassword: z
-      .string({ error: 'ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED' })
-      .min(1, 'ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED')
-      .max(1024),
+    // The length rule here; the admins' 12 and the common passwords are the server's (passwords.ts).
+    newPassword: newPasswordField('ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED'),
     resetPasswordKey: z
       .string({ error: 'ERROR_RESET_PASSWORD_FORM_INVALID' })
       .min(1, 'ERROR_RESET_PASSWORD_FORM_INVALID')
@@ -71,15 +70,20 @@ export type ResetKeyCheck = z.infer<typeof ResetKeyCheck>;
 export const ResetKeyStatus = z.object({ valid: z.boolean() }).meta({ id: 'ResetKeyStatus' });
 export type ResetKeyStatus = z.infer<typeof ResetKeyStatus>;
 
-export const ResetPasswordForm = z
-  .object({
-    newPassword: z.string().min(1, 'ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED'),
-    confirmPassword: z.string().min(1, 'ERROR_RESET_PASSWORD_FORM_CONFIRM_REQUIRED'),
-  })
-  .refine((form) => form.newPassword === form.confirmPassword, {
-    path: ['confirmPassword'],
-    message: 'ERROR_RESET_PASSWORD_FORM_MISMATCH',
-  });
+/** The console's reset panel: the whole password rule (the server adds the admins' 12 characters). */
+export const ResetPasswordForm = withPasswordRule(
+  z
+    .object({
+      newPassword: newPasswordField('ERROR_RESET_PASSWORD_FORM_PASSWORD_REQUIRED'),
+      confirmPassword: z.string().min(1, 'ERROR_RESET_PASSWORD_FORM_CONFIRM_REQUIRED'),
+    })
+    .refine((form) => form.newPassword === form.confirmPassword, {
+      path: ['confirmPassword'],
+      message: 'ERROR_RESET_PASSWORD_FORM_MISMATCH',
+    }),
+  ['newPassword'],
+  (form) => ({ password: form.newPassword }),
+);
 export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
 
 /** A plain acknowledgement for calls whose answer the spec does not show. */

@@ -77,6 +77,8 @@ export const AUTHORITIES = {
   GENERATE_LICENSE_KEY: 'Generate license key',
   DELETE_LICENSE_KEY: 'Delete license key',
   EXPORT_LICENSE_FILE: 'Export license file',
+  // Audit
+  VIEW_AUDIT_LOG: 'View audit log',
   // Levels
   ADMIN_ACCESS_LEVEL: 'Admin access level',
   COMPANY_ACCESS_LEVEL: 'Company access level',

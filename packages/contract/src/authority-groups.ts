@@ -14,6 +14,7 @@ export const AUTHORITY_GROUPS = [
   'accounts',
   'activities',
   'reports',
+  'audit',
   'pages',
   'levels',
 ] as const;
@@ -74,6 +75,7 @@ export const AUTHORITY_GROUP_OF: Record<Authority, AuthorityGroup> = {
   GENERATE_LICENSE_KEY: 'licensing',
   DELETE_LICENSE_KEY: 'licensing',
   EXPORT_LICENSE_FILE: 'licensing',
+  VIEW_AUDIT_LOG: 'audit',
   ACCESS_COMPANY_TAB: 'companies',
   VIEW_COMPANY: 'companies',
   CREATE_COMPANY: 'companies',

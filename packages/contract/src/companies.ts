@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { id, idParams, name } from './fields';
 import { LicenseTypeRef } from './licenses';
 import { LIMITS } from './limits';
-import { PageQuery, pageOf } from './paging';
+import { listFormat, PageQuery, pageOf } from './paging';
 import { UserCredential, UserEmail, UserFirstName, UserLastName } from './users';
 
 export const IndustryType = z.object({ key: z.string(), name: z.string() }).meta({ id: 'IndustryType' });
@@ -85,6 +85,7 @@ export const CompanyListQuery = PageQuery.extend({
     .string()
     .regex(new RegExp(`^(${COMPANY_SORT_FIELDS.join('|')})(,(asc|desc))?$`), 'ERROR_GENERAL_INVALID_INPUT')
     .optional(),
+  ...listFormat,
 });
 export type CompanyListQuery = z.infer<typeof CompanyListQuery>;
 

@@ -145,6 +145,18 @@ export const ERROR_MESSAGES = {
   ERROR_TASK_DEPARTMENT_REQUIRED: 'Department is required.',
   ERROR_TASK_INACCESSIBLE: 'You can only change tasks of departments you head.',
   ERROR_TASK_NOT_EXIST: 'The task does not exist.',
+  // API tokens (docs/security.md, API tokens)
+  ERROR_API_TOKEN_NAME_REQUIRED: 'Token name is required.',
+  ERROR_API_TOKEN_NAME_TOO_LONG: 'Token name must be at most 255 characters.',
+  ERROR_API_TOKEN_NAME_INVALID: 'Token name must not contain \\ / : * ? " | < >.',
+  ERROR_API_TOKEN_EXPIRY_REQUIRED: 'Expiry date is required.',
+  ERROR_API_TOKEN_EXPIRY_PAST: 'The expiry date must be in the future.',
+  ERROR_API_TOKEN_EXPIRY_TOO_FAR: 'A token expires at most 365 days from now.',
+  ERROR_API_TOKEN_SCOPES_REQUIRED: 'Choose at least one scope.',
+  ERROR_API_TOKEN_SCOPE_INVALID: 'A scope is not a known authority.',
+  ERROR_API_TOKEN_SCOPE_NOT_HELD: 'A token can only carry authorities you hold.',
+  ERROR_API_TOKEN_NOT_EXIST: 'The API token does not exist.',
+  ERROR_API_TOKEN_SESSION_REQUIRED: 'API tokens are managed from a signed-in session, not with a token.',
   // User
   ERROR_USER_EMAIL_ALREADY_USED: 'This e-mail address is already used.',
   ERROR_USER_FIRST_NAME_REQUIRED: 'First name is required.',
@@ -164,6 +176,11 @@ export const ERROR_MESSAGES = {
   ERROR_USER_COMPANY_HEAD: 'The user is the head of the company and cannot be deleted.',
   ERROR_USER_ARCHIVE_SELF: 'You cannot delete your own account.',
   ERROR_USER_ROLE_NOT_ALLOWED: 'You cannot give a role with authorities you do not hold yourself.',
+  // Passwords (ours, issue 19: OWASP ASVS V2.1; docs/security.md, Passwords), wherever one is set
+  ERROR_PASSWORD_TOO_SHORT: 'Password must be at least 8 characters.',
+  ERROR_PASSWORD_ADMIN_TOO_SHORT: "An administrator's password must be at least 12 characters.",
+  ERROR_PASSWORD_TOO_LONG: 'Password must be at most 128 characters.',
+  ERROR_PASSWORD_TOO_COMMON: 'This password is too common or easy to guess.',
   // Role
   ERROR_ROLE_NAME_REQUIRED: 'Role name is required.',
   ERROR_ROLE_NAME_TOO_LONG: 'Role name must be at most 255 characters.',
@@ -194,6 +211,8 @@ export const ERROR_MESSAGES = {
   ERROR_REPORT_RANGE_INVALID: 'The date range is not valid: from and to are epoch milliseconds, from not after to.',
   ERROR_REPORT_RANGE_TOO_LONG: 'A report covers at most 366 days.',
   ERROR_REPORT_TIME_ZONE_INVALID: 'The time zone is not a known IANA time zone name.',
+  ERROR_AUDIT_ACTION_INVALID: 'The action is not one the audit log records.',
+  ERROR_AUDIT_RECORD_NOT_EXIST: 'Audit record does not exist.',
   ERROR_REPORT_LIMIT_INVALID: 'The limit must be a whole number from 1 to 1000.',
   ERROR_EXECUTION_REPORT_INVALID:
     'The run is not valid: it ends before it starts, lasts over 7 days, or ends in the future.',

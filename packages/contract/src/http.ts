@@ -2,6 +2,8 @@
 export const HEADERS = {
   appKey: 'x-app-key',
   authToken: 'x-auth-token',
+  /** `Bearer odt_…`: a personal API token (docs/security.md, API tokens). */
+  authorization: 'authorization',
   tenantId: 'x-tenant-id',
   appSecret: 'x-app-secret',
 } as const;

@@ -18,6 +18,18 @@ export const PageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
+/**
+ * What a table's list call answers in: JSON, or with `format=csv` every row its filter and sort
+ * match, all pages, as an RFC 4180 CSV download (docs/csv-export.md).
+ */
+export const ListFormat = z.enum(['json', 'csv'], { error: 'ERROR_GENERAL_INVALID_INPUT' });
+export type ListFormat = z.infer<typeof ListFormat>;
+/** The `format` field of a list query that offers CSV (JSON when left out); spread into its object. */
+export const listFormat = { format: ListFormat.optional() };
+/** The query of a list call that takes nothing but `format`. */
+export const ListFormatQuery = z.object(listFormat);
+export type ListFormatQuery = z.infer<typeof ListFormatQuery>;
+
 export function parseSort(sort: string | undefined): { field: string; direction: 'asc' | 'desc' } | null {
   if (!sort) return null;
   const [field, direction] = sort.split(',');

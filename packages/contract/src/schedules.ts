@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { epoch, epochText, id, searchText } from './fields';
+import { listFormat } from './paging';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -46,6 +47,7 @@ export const ScheduleListQuery = z.object({
   from: optionalEpoch,
   to: optionalEpoch,
   userName: searchText(),
+  ...listFormat,
 });
 export type ScheduleListQuery = z.infer<typeof ScheduleListQuery>;
 

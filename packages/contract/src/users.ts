@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { id, idParams, text } from './fields';
 import { EMAIL_PATTERN, LIMITS } from './limits';
-import { PageQuery, pageOf } from './paging';
+import { listFormat, PageQuery, pageOf } from './paging';
+import { newPasswordField } from './passwords';
 
 /** A role as a user carries it. */
 export const UserGroupRef = z.object({ id: z.number().int(), name: z.string() }).meta({ id: 'UserGroupRef' });
@@ -54,10 +55,8 @@ export const UserEmail = z
 export const UserCredential = z
   .object({
     username: z.string().max(LIMITS.nameMax).optional(),
-    newPassword: z
-      .string({ error: 'ERROR_USER_PASSWORD_REQUIRED' })
-      .min(1, 'ERROR_USER_PASSWORD_REQUIRED')
-      .max(1024, 'ERROR_USER_PASSWORD_REQUIRED'),
+    // The length rule here; the admins' 12 and the common passwords are the server's (passwords.ts).
+    newPassword: newPasswordField('ERROR_USER_PASSWORD_REQUIRED'),
     confirmPassword: z
       .string({ error: 'ERROR_USER_CONFIRM_PASSWORD_REQUIRED' })
       .min(1, 'ERROR_USER_CONFIRM_PASSWORD_REQUIRED')
@@ -139,6 +138,7 @@ export const UserListQuery = PageQuery.extend({
     .string()
     .regex(new RegExp(`^(${USER_SORT_FIELDS.join('|')})(,(asc|desc))?$`), 'ERROR_GENERAL_INVALID_INPUT')
     .optional(),
+  ...listFormat,
 });
 export type UserListQuery = z.infer<typeof UserListQuery>;
 

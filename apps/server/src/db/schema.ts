@@ -1,5 +1,7 @@
 /** The whole database schema, as Drizzle and drizzle-kit see it. */
 export * from './schema/activities';
+export * from './schema/audit';
+export * from './schema/api-tokens';
 export * from './schema/activity';
 export * from './schema/companies';
 export * from './schema/departments';

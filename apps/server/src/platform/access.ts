@@ -1,5 +1,6 @@
 import type { Authority } from '@opsdeck/contract/authorities';
 import { HEADERS } from '@opsdeck/contract/http';
+import { API_TOKEN_PREFIX } from '@opsdeck/contract/tokens';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, notFound, unauthorized } from './errors';
 
@@ -21,10 +22,12 @@ export const access = {
   anyOf: (...anyOf: Authority[]): Access => ({ kind: 'authorities', anyOf }),
 };
 
-/** Who is calling, resolved once per request from the session token. */
+/** Who is calling, resolved once per request from the session token or the API token. */
 export type Caller = {
   userId: number;
+  /** The session's id; 0 for an API token. */
   sessionId: number;
+  /** The digest of the session token or of the API token. */
   tokenHash: string;
   expiresAt: number;
   /** The caller's own company and tenant; null for provider administrators. */
@@ -33,6 +36,11 @@ export type Caller = {
   authorities: ReadonlySet<Authority>;
   /** ADMIN_ACCESS_LEVEL, or no company at all (spec section 6). */
   isAdmin: boolean;
+  /**
+   * The API token the call came with (`Authorization: Bearer odt_…`), null for a session. Its
+   * `authorities` are already its scopes narrowed to what its user holds now.
+   */
+  token: { id: number; name: string } | null;
 };
 
 /** The caller plus the tenant this request acts on: X-Tenant-Id for admins, else their own. */
@@ -52,6 +60,11 @@ declare module 'fastify' {
 export type AccessControlOptions = {
   appKeys: ReadonlySet<string>;
   resolveCaller: (token: string) => Caller | null | Promise<Caller | null>;
+  /**
+   * The caller of an API token (`Authorization: Bearer odt_…`), given the request's address for
+   * its last use; absent, bearer tokens are refused. Sessions only on the live channel.
+   */
+  resolveBearer?: (token: string, address: string) => Caller | null | Promise<Caller | null>;
   /** The company id of a tenant, or null when no company has that tenant id. */
   resolveTenant: (tenantId: string) => number | null | Promise<number | null>;
   /** Paths a browser opens without headers (the API docs page and its assets). */
@@ -116,9 +129,22 @@ export function createAccessCheck(options: AccessControlOptions) {
     if (!routeAccess || routeAccess.kind === 'public') return;
 
     const token = header(request, HEADERS.authToken);
-    if (!token) throw unauthorized();
-    return authenticate(request, token, routeAccess, options);
+    if (token) return authenticate(request, options.resolveCaller(token), routeAccess, options);
+    // No session token: an API token, when one is sent (X-Auth-Token wins when both are).
+    const bearer = bearerToken(header(request, HEADERS.authorization));
+    if (bearer === null || !options.resolveBearer) throw unauthorized();
+    return authenticate(request, options.resolveBearer(bearer, request.ip), routeAccess, options);
   };
+}
+
+const BEARER = 'bearer ';
+
+/** The token of `Authorization: Bearer odt_…`, or null (another scheme, or not an API token). */
+function bearerToken(value: string | undefined): string | null {
+  if (value === undefined || value.length <= BEARER.length + API_TOKEN_PREFIX.length) return null;
+  if (value.slice(0, BEARER.length).toLowerCase() !== BEARER) return null;
+  const token = value.slice(BEARER.length).trim();
+  return token.startsWith(API_TOKEN_PREFIX) ? token : null;
 }
 
 /** `next(value)` now when `value` is at hand, else once it resolves: cached lookups cost no promise. */
@@ -129,11 +155,11 @@ function chain<T, R>(value: T | Promise<T>, next: (resolved: T) => R | Promise<R
 /** Settles without a promise when the session and the tenant are cached (nearly every request). */
 function authenticate(
   request: FastifyRequest,
-  token: string,
+  resolved: Caller | null | Promise<Caller | null>,
   routeAccess: Access,
   options: AccessControlOptions,
 ): Promise<void> | void {
-  return chain(options.resolveCaller(token), (caller) => {
+  return chain(resolved, (caller) => {
     if (!caller) throw unauthorized();
     return chain(withTenant(request, caller, options), (auth) => {
       request.auth = auth;
@@ -158,6 +184,7 @@ function actingOn(caller: Caller, tenantId: string | null, tenantCompanyId: numb
     ownTenantId: caller.ownTenantId,
     authorities: caller.authorities,
     isAdmin: caller.isAdmin,
+    token: caller.token,
     tenantId,
     tenantCompanyId,
   };

@@ -10,6 +10,8 @@ export type Resource =
   | 'tasks'
   | 'schedules'
   | 'sessions'
+  /** API tokens: a revoked one ends at once on every instance (its cached caller is evicted). */
+  | 'tokens'
   | 'workflows'
   | 'directories'
   /**

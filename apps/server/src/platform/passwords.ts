@@ -1,4 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
+import { passwordProblem, passwordUserInputs } from '@opsdeck/contract/passwords';
+import { badRequest } from './errors';
 
 // Algorithm.Argon2id; the package exports it as a const enum, which isolated modules cannot read.
 const ARGON2ID = 2;
@@ -25,4 +27,21 @@ export async function verifyAgainstNothing(password: string): Promise<false> {
   dummyHash ??= hashPassword('opsdeck-no-such-user');
   await verifyPassword(await dummyHash, password);
   return false;
+}
+
+/**
+ * The password rule (`@opsdeck/contract/passwords`, docs/security.md) for a password being set:
+ * refused with its key (400) on `field`, the body's path of the password. `admin`: the user who
+ * receives it holds ADMIN_ACCESS_LEVEL or belongs to no company (12 characters, not 8).
+ */
+export async function requireAcceptablePassword(
+  password: string,
+  options: {
+    admin: boolean;
+    person: { firstName?: string | null; lastName?: string | null; emailAddress?: string | null };
+    field: string;
+  },
+): Promise<void> {
+  const key = await passwordProblem(password, { admin: options.admin, userInputs: passwordUserInputs(options.person) });
+  if (key) throw badRequest(key, { [options.field]: key });
 }

@@ -43,6 +43,7 @@ function caller(userId: number, sessionId: number): Caller {
     ownTenantId: 't-1',
     authorities: new Set(),
     isAdmin: false,
+    token: null,
   };
 }
 

@@ -119,6 +119,7 @@ const RESOURCES: Record<Resource, true> = {
   tasks: true,
   schedules: true,
   sessions: true,
+  tokens: true,
   workflows: true,
   directories: true,
   licenses: true,

@@ -1,8 +1,23 @@
+import type { AuditAction } from '@opsdeck/contract/audit';
 import { Ok } from '@opsdeck/contract/auth';
 import type { Authority } from '@opsdeck/contract/authorities';
-import type { FastifyInstance } from 'fastify';
+import { ListFormatQuery } from '@opsdeck/contract/paging';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import { access, type RequestAuth, requireAuth } from './access';
+import { type AuditDeclaration, audit } from './audit';
+import { type CsvTable, csvAnswer, csvDescription, sendTableCsv } from './csv-export';
+
+/** The entities whose create, update and delete are all audit actions. */
+type AuditEntity = {
+  [A in AuditAction]: A extends `${infer E}.create`
+    ? `${E}.update` extends AuditAction
+      ? `${E}.delete` extends AuditAction
+        ? E
+        : never
+      : never
+    : never;
+}[AuditAction];
 
 /** One operation's declaration: who may call it, and what the API docs say of it. */
 export interface Operation {
@@ -32,8 +47,18 @@ export interface ResourceRoutes<Row, Create, Update = Create> {
   body: ZodType<Create>;
   updateBody?: ZodType<Update>;
   service: ResourceService<Row, Create, Update>;
+  /**
+   * What the audit log calls a row (docs/audit.md): create, update and remove are recorded as
+   * `<entity>.create`, `.update` and `.delete`, with the row read before and after by `get`.
+   */
+  entity: AuditEntity;
   /** The operations the area offers; one left out is not routed. */
   list?: Operation;
+  /**
+   * The list as a CSV download too (`format=csv`, docs/csv-export.md): the file's name and the
+   * table's columns. The whole list the call answers, in its order, behind the list's authorities.
+   */
+  csv?: CsvTable<Row>;
   get?: Operation;
   create?: Operation;
   update?: Operation;
@@ -58,16 +83,41 @@ export function resourceRoutes<Row, Create, Update = Create>(
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
   });
-  const config = (operation: Operation) => ({ access: access.anyOf(...operation.anyOf) });
+  const config = (operation: Operation, recorded?: AuditDeclaration) => ({
+    access: access.anyOf(...operation.anyOf),
+    ...(recorded ? { audit: recorded } : {}),
+  });
   const idOf = (request: { params: unknown }) => (request.params as { id: number }).id;
+  // The row as `get` answers it, read before and after an update or a delete for the record's changes.
+  const read = service.get;
+  const load = read && ((request: FastifyRequest) => read(requireAuth(request), idOf(request)));
+  const recorded = (verb: 'create' | 'update' | 'delete') =>
+    audit.action(`${resource.entity}.${verb}` as AuditAction, verb === 'create' || !load ? {} : { load });
 
   if (resource.list && service.list) {
     const list = service.list;
-    app.get(
-      path,
-      { config: config(resource.list), schema: { ...docs(resource.list), response: { 200: row.array() } } },
-      async (request) => list(requireAuth(request)),
-    );
+    const csv = resource.csv;
+    if (csv) {
+      const operation = { ...resource.list, description: csvDescription(resource.list.description) };
+      app.get(
+        path,
+        {
+          config: config(operation),
+          schema: { ...docs(operation), querystring: ListFormatQuery, response: { 200: csvAnswer(row.array()) } },
+        },
+        async (request, reply) => {
+          const rows = await list(requireAuth(request));
+          if ((request.query as ListFormatQuery).format === 'csv') return sendTableCsv(reply, csv, rows);
+          return rows;
+        },
+      );
+    } else {
+      app.get(
+        path,
+        { config: config(resource.list), schema: { ...docs(resource.list), response: { 200: row.array() } } },
+        async (request) => list(requireAuth(request)),
+      );
+    }
   }
   if (resource.get && service.get) {
     const get = service.get;
@@ -81,8 +131,14 @@ export function resourceRoutes<Row, Create, Update = Create>(
     const create = service.create;
     app.post(
       path,
-      { config: config(resource.create), schema: { ...docs(resource.create), body, response: { 201: row } } },
-      async (request, reply) => reply.status(201).send(await create(requireAuth(request), request.body as Create)),
+      {
+        config: config(resource.create, recorded('create')),
+        schema: { ...docs(resource.create), body, response: { 201: row } },
+      },
+      async (request, reply) => {
+        reply.status(201);
+        return create(requireAuth(request), request.body as Create);
+      },
     );
   }
   if (resource.update && service.update) {
@@ -90,7 +146,7 @@ export function resourceRoutes<Row, Create, Update = Create>(
     app.put(
       one,
       {
-        config: config(resource.update),
+        config: config(resource.update, recorded('update')),
         schema: { ...docs(resource.update), params, body: updateBody, response: { 200: row } },
       },
       async (request) => update(requireAuth(request), idOf(request), request.body as Update),
@@ -100,7 +156,10 @@ export function resourceRoutes<Row, Create, Update = Create>(
     const remove = service.remove;
     app.delete(
       one,
-      { config: config(resource.remove), schema: { ...docs(resource.remove), params, response: { 200: Ok } } },
+      {
+        config: config(resource.remove, recorded('delete')),
+        schema: { ...docs(resource.remove), params, response: { 200: Ok } },
+      },
       async (request) => {
         await remove(requireAuth(request), idOf(request));
         return { ok: true as const };

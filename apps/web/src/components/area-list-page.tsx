@@ -2,6 +2,7 @@ import { Card, Stack } from '@mantine/core';
 import type { QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CsvDownloadButtonProps } from './csv-download-button';
 import { type Column, DataTable } from './data-table/data-table';
 import type { ListState } from './data-table/use-list-params';
 import { ListPageHeader } from './list-page-header';
@@ -22,6 +23,8 @@ interface AreaListPageProps<Row extends { id: number }, TKey extends QueryKey> e
   canCreate: boolean;
   /** A different search placeholder than the area's (a company user's users page). */
   searchPlaceholder?: string;
+  /** The table's 'Download CSV' button: its list call and filter (docs/csv-export.md). */
+  csv?: CsvDownloadButtonProps;
   /** More of the page, below the table (the departments' tree). */
   children?: ReactNode;
 }
@@ -39,6 +42,7 @@ export function AreaListPage<Row extends { id: number }, TKey extends QueryKey>(
   loading,
   canCreate,
   searchPlaceholder,
+  csv,
   children,
   ...dialogs
 }: AreaListPageProps<Row, TKey>) {
@@ -51,6 +55,7 @@ export function AreaListPage<Row extends { id: number }, TKey extends QueryKey>(
         searchPlaceholder={searchPlaceholder ?? t(`${area}.searchPlaceholder`)}
         serverSearch={total !== undefined}
         list={list}
+        csv={csv}
         create={canCreate ? { label: t(`${area}.create`), onClick: dialogs.dialogs.create } : undefined}
       />
       <Card withBorder radius="md" padding="md">

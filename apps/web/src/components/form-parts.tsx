@@ -20,10 +20,12 @@ import {
   type UseFormReturn,
   useController,
   useFormState,
+  useWatch,
 } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../lib/i18n';
 import { truncateText } from '../lib/truncate';
+import { PasswordStrengthHint, type StrengthOptions } from './password-strength';
 
 // A form's alert and submit button live apart, so that the login form takes them without the form fields' libraries.
 export { FormErrorAlert, SubmitButton } from './form-actions';
@@ -115,16 +117,41 @@ export function TextField<TValues extends FieldValues, TOutput>({
   return <TextInput {...props} error={error} {...form.register(name, rules)} />;
 }
 
-/** A password input registered on a form field, showing the field's error key as text. */
+/**
+ * A password input registered on a form field, showing the field's error key as text. A new
+ * password (`strength`) shows the strength hint under it while it is typed (docs/security.md).
+ */
 export function PasswordField<TValues extends FieldValues, TOutput>({
   form,
   name,
   rules,
   otherError,
+  strength,
   ...props
-}: InputFieldProps<TValues, TOutput> & Omit<PasswordInputProps, 'form' | 'name' | 'error'>) {
+}: InputFieldProps<TValues, TOutput> &
+  Omit<PasswordInputProps, 'form' | 'name' | 'error'> & { strength?: StrengthOptions }) {
   const error = useFieldError(form, name, otherError);
-  return <PasswordInput {...props} error={error} {...form.register(name, rules)} />;
+  const input = <PasswordInput {...props} error={error} {...form.register(name, rules)} />;
+  if (!strength) return input;
+  return (
+    <div>
+      {input}
+      <WatchedStrengthHint form={form} name={name} options={strength} />
+    </div>
+  );
+}
+
+function WatchedStrengthHint<TValues extends FieldValues, TOutput>({
+  form,
+  name,
+  options,
+}: {
+  form: UseFormReturn<TValues, unknown, TOutput>;
+  name: Path<TValues>;
+  options: StrengthOptions;
+}) {
+  const value: unknown = useWatch({ control: form.control, name });
+  return <PasswordStrengthHint password={typeof value === 'string' ? value : ''} options={options} />;
 }
 
 /** A multi-line text input registered on a form field, showing the field's error key as text. */

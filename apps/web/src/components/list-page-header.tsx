@@ -1,5 +1,6 @@
 import { Group, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { CsvDownloadButton, type CsvDownloadButtonProps } from './csv-download-button';
 import type { ListState } from './data-table/use-list-params';
 import { type CreateAction, FloatingCreateButton } from './floating-create-button';
 import type { RangePreset } from './search-bar/date-range';
@@ -17,6 +18,8 @@ interface ListPageHeaderProps {
   /** Leaves the search bar out where the page offers no search (the workflows' top levels). */
   withSearch?: boolean;
   initialPreset?: RangePreset;
+  /** The table's 'Download CSV' button (docs/csv-export.md): its list call and filter. */
+  csv?: CsvDownloadButtonProps;
   /** Other page actions, before the create button (e.g. a settings menu). */
   actions?: ReactNode;
   /** The create button; leave it out for a viewer who may not create. */
@@ -32,6 +35,7 @@ export function ListPageHeader({
   withRange = false,
   withSearch = true,
   initialPreset,
+  csv,
   actions,
   create,
 }: ListPageHeaderProps) {
@@ -53,6 +57,7 @@ export function ListPageHeader({
         </Title>
         <Group gap="sm" align="flex-end" wrap="nowrap" style={{ flex: withRange ? 'none' : '0 1 480px' }}>
           {withSearch && !withRange && <div style={{ flex: 1, minWidth: 0 }}>{search}</div>}
+          {csv && <CsvDownloadButton {...csv} />}
           {actions}
           {create && <FloatingCreateButton {...create} />}
         </Group>

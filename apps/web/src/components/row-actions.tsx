@@ -3,6 +3,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { Column } from './data-table/data-table';
+import { HistoryLink, type HistoryTarget } from './history-link';
 
 interface RowActionsProps {
   /** The edit icon's accessible name, naming the row (e.g. 'Edit Sales'). */
@@ -20,6 +21,8 @@ interface RowActionsProps {
    * refuses.
    */
   deleteBlockedReason?: string;
+  /** The row's entity: a 'History' link to its audit records, for a viewer with VIEW_AUDIT_LOG. */
+  history?: HistoryTarget;
   gap?: MantineSpacing;
 }
 
@@ -32,10 +35,12 @@ export function RowActions({
   onEdit,
   onDelete,
   deleteBlockedReason,
+  history,
   gap = 4,
 }: RowActionsProps) {
   return (
     <Group gap={gap} justify="flex-end" wrap="nowrap">
+      {history && <HistoryLink {...history} />}
       {onEdit && (
         <WithTooltip label={editTooltip}>
           <ActionIcon variant="subtle" aria-label={editLabel} onClick={onEdit}>
@@ -93,20 +98,22 @@ interface AreaActions<T> {
   deleteBlocked?: (row: T) => string | undefined;
   /** What a row shows instead of its actions (a built-in status's badge), when it returns something. */
   instead?: (row: T) => ReactNode;
+  /** Each row's 'History' link (rowHistory of history-link.tsx); none for a viewer without VIEW_AUDIT_LOG. */
+  history?: (row: T) => HistoryTarget;
 }
 
 /**
  * An area's actions column: each row's edit and delete icons with the area's strings, or no column
- * at all for a viewer who may neither edit nor delete. Spread it into the columns.
+ * at all for a viewer who may neither edit, delete nor see a history. Spread it into the columns.
  */
 export function areaActionsColumn<T>(t: TFunction, actions: AreaActions<T>): Column<T>[] {
-  const { area, name, onEdit, onDelete, changeable, deleteBlocked, instead } = actions;
-  if (!onEdit && !onDelete) return [];
+  const { area, name, onEdit, onDelete, changeable, deleteBlocked, instead, history } = actions;
+  if (!onEdit && !onDelete && !history) return [];
   return [
     actionsColumn(t(`${area}.actions`), (row: T) => {
       const replaced = instead?.(row);
       if (replaced) return replaced;
-      if (changeable && !changeable(row)) return null;
+      if (changeable && !changeable(row)) return history ? <HistoryLink {...history(row)} /> : null;
       return (
         <RowActions
           editLabel={t(`${area}.editNamed`, { name: name(row) })}
@@ -116,6 +123,7 @@ export function areaActionsColumn<T>(t: TFunction, actions: AreaActions<T>): Col
           deleteTooltip={t(`${area}.delete`)}
           onDelete={onDelete && (() => onDelete(row))}
           deleteBlockedReason={deleteBlocked?.(row)}
+          history={history?.(row)}
         />
       );
     }),

@@ -34,6 +34,8 @@ export const PATHS = {
   unauthorized: entry('/unauthorized', { label: 'screens.unauthorized', authorities: [] }),
   dashboard: entry('/dashboard', { label: 'nav.dashboard', authorities: [] }),
   forbidden: entry('/dashboard/forbidden', { label: 'screens.forbidden', authorities: [] }),
+  /** The user's own API tokens, from the top bar's user menu (no section, no sidebar entry). */
+  apiTokens: entry('/dashboard/profile/tokens', { label: 'nav.apiTokens', authorities: [] }),
 
   report: entry('/dashboard/report', { label: 'nav.reports', authorities: [] }),
   reportAgent: entry('/dashboard/report/agent', {
@@ -160,6 +162,12 @@ export const PATHS = {
     authorities: ['ACCESS_DATA_ENTRY_TAB'],
     section: 'management',
   }),
+  audit: entry('/dashboard/management/audit', {
+    label: 'nav.audit',
+    authorities: ['VIEW_AUDIT_LOG'],
+    section: 'management',
+    crumb: true,
+  }),
 } as const;
 
 export type PathKey = keyof typeof PATHS;
@@ -199,8 +207,20 @@ export const SECTIONS: Record<Section, { landing: PathKey; gate: readonly Author
       'ACCESS_TASK_TARGET_TAB',
       'ACCESS_TRANSFER_TAB',
       'ACCESS_DATA_ENTRY_TAB',
+      'VIEW_AUDIT_LOG',
     ],
-    pages: ['users', 'departments', 'roles', 'statuses', 'tasks', 'schedules', 'targets', 'transfers', 'dataEntry'],
+    pages: [
+      'users',
+      'departments',
+      'roles',
+      'statuses',
+      'tasks',
+      'schedules',
+      'targets',
+      'transfers',
+      'dataEntry',
+      'audit',
+    ],
   },
 };
 

@@ -38,6 +38,12 @@ export interface ListPageParams<SortField extends string> {
   search: string;
 }
 
+/** The filter and order of a server-paged table, as its page call and its CSV export send them. */
+export const listQuery = (params: Omit<ListPageParams<string>, 'page'>) => ({
+  sort: `${params.sort.field},${params.sort.direction}`,
+  search: params.search || undefined,
+});
+
 /**
  * One page of a server-paged table (`?page=&size=10&sort=field,dir&search=`), keyed
  * `[root, 'page', params]`; the previous page stays shown while the next one loads.
@@ -54,12 +60,7 @@ export function pageQueryOptions<Row, SortField extends string>(
       apiRequest<Page<Row>>(path, {
         signal,
         ...options,
-        query: {
-          page: params.page,
-          size: 10,
-          sort: `${params.sort.field},${params.sort.direction}`,
-          search: params.search || undefined,
-        },
+        query: { page: params.page, size: 10, ...listQuery(params) },
       }),
     placeholderData: keepPreviousData,
   });

@@ -10,13 +10,20 @@ export const scheduleKeys = {
 };
 
 /** The tenant's schedules overlapping the range, whose user's name contains the text. */
+/** The query of the schedules list, and of its CSV export: the same filter. */
+export const scheduleListQuery = (filter: ScheduleFilter) => ({
+  from: filter.from,
+  to: filter.to,
+  userName: filter.userName || undefined,
+});
+
 export function schedulesQueryOptions(filter: ScheduleFilter) {
   return queryOptions({
     queryKey: scheduleKeys.list(filter),
     queryFn: ({ signal }) =>
       apiRequest<Schedule[]>('/schedule', {
         signal,
-        query: { from: filter.from, to: filter.to, userName: filter.userName || undefined },
+        query: scheduleListQuery(filter),
       }),
   });
 }

@@ -77,6 +77,7 @@ export const NAV_GROUPS: readonly NavGroupDef[] = [
       { key: 'targets' },
       { key: 'transfers' },
       { key: 'dataEntry' },
+      { key: 'audit' },
     ],
   },
   {

@@ -32,6 +32,8 @@ const PAGES: Partial<Record<PathKey, PageLoader>> = {
   statuses: async () => (await import('../features/statuses/statuses-page')).StatusesPage,
   tasks: async () => (await import('../features/tasks/tasks-page')).TasksPage,
   schedules: async () => (await import('../features/schedules/schedules-page')).SchedulesPage,
+  audit: async () => (await import('../features/audit/audit-page')).AuditPage,
+  apiTokens: async () => (await import('../features/tokens/tokens-page')).TokensPage,
 };
 
 /** A released screen: its page component, loaded as its own chunk. */
@@ -106,6 +108,7 @@ export const routes: RouteObject[] = [
             path: PATHS.forbidden.pattern,
             lazy: async () => ({ Component: (await import('./forbidden-page')).ForbiddenPage }),
           },
+          page('apiTokens'),
           section('report', [page('reportAgent'), page('reportMonitor')]),
           section('workflow', [
             page('workflowList'),
@@ -131,6 +134,7 @@ export const routes: RouteObject[] = [
             placeholder('targets'),
             placeholder('transfers'),
             placeholder('dataEntry'),
+            page('audit'),
           ]),
           { path: '*', Component: Empty },
         ],

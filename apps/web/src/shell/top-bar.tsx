@@ -1,10 +1,12 @@
 import { Avatar, Burger, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { CurrentUserProfile } from '@opsdeck/contract/auth';
 import { LIMITS } from '@opsdeck/contract/limits';
-import { IconApi, IconLogout } from '@tabler/icons-react';
+import { IconApi, IconKey, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { BrandMark } from '../components/brand-mark';
 import { Truncate } from '../components/truncate';
+import { PATHS } from '../lib/paths';
 
 interface TopBarProps {
   profile: CurrentUserProfile;
@@ -24,8 +26,8 @@ function initials(name: string): string {
 
 /**
  * Spec section 2, Shell: the top bar shows the user's full name and a sidebar toggle. The name and
- * avatar open the account menu: who is signed in (name, company, e-mail), the API documentation
- * and Logout, as in UiPath Orchestrator's user menu; Menu gives it arrow keys and Escape.
+ * avatar open the account menu: who is signed in (name, company, e-mail), their API tokens, the
+ * API documentation and Logout, as in UiPath Orchestrator's user menu; Menu gives it arrow keys and Escape.
  */
 export function TopBar({ profile, sidebarOpened, onToggleSidebar, onLogout }: TopBarProps) {
   const { t } = useTranslation();
@@ -72,6 +74,13 @@ export function TopBar({ profile, sidebarOpened, onToggleSidebar, onLogout }: To
             </Text>
           </Stack>
           <Menu.Divider />
+          <Menu.Item
+            component={Link}
+            to={PATHS.apiTokens.build()}
+            leftSection={<IconKey size={16} aria-hidden="true" />}
+          >
+            {t('nav.apiTokens')}
+          </Menu.Item>
           <Menu.Item
             component="a"
             href="/api/docs"

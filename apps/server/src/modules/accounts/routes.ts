@@ -17,12 +17,34 @@ import { REGISTRATION_MAX_BYTES } from '@opsdeck/licensing/registration';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit, currentAudit } from '../../platform/audit';
 import { attachment } from '../../platform/content-disposition';
+import { type CsvTable, csvAnswer, csvDescription, isoTime, pagedRows, sendTableCsv } from '../../platform/csv-export';
 import { registerFormData } from '../../platform/form-data';
 import type { AccountsService } from './service';
 
 const tags = ['accounts'];
 const ACCOUNT_READERS = ['VIEW_ACCOUNT', 'ACCESS_ACCOUNT_TAB'] as const;
+
+/**
+ * The accounts page as a file (docs/csv-export.md): the partial key the page shows, never a key
+ * or a registration file; the owner as the company, the licence and the department.
+ */
+const ACCOUNTS_CSV: CsvTable<Account> = {
+  table: 'accounts',
+  columns: {
+    type: (row) => row.type.key,
+    invalidated: (row) => row.invalidated,
+    fullName: (row) => row.fullName,
+    email: (row) => row.emailAddress,
+    macAddresses: (row) => row.macAddresses.join('; '),
+    expiration: (row) => isoTime(row.license.expirationDate),
+    partialKey: (row) => row.partialKey,
+    company: (row) => row.license.company?.name,
+    license: (row) => row.license.label || row.license.type.name,
+    department: (row) => row.departmentName,
+  },
+};
 const KEY_READERS = ['VIEW_LICENSE_KEY', 'ACCESS_COMPANY_LICENSE_KEY_PAGE'] as const;
 /** Form-data calls take multipart/form-data (the console) or JSON; a file comes only as multipart. */
 const FORM = ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'];
@@ -48,12 +70,18 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
         tags,
         summary: 'The accounts page: one page of every account the caller may see',
         description:
-          "A company user sees its company's accounts; the provider every account (or one company's with X-Tenant-Id), solo ones included, except archived solo accounts. `search` matches full name, e-mail, a MAC address, company name or partial key (case-insensitive substring); `sort` is type, fullName, email or expiration, with `,asc` or `,desc`, ties by id.",
+          "A company user sees its company's accounts; the provider every account (or one company's with X-Tenant-Id), solo ones included, except archived solo accounts. `search` matches full name, e-mail, a MAC address, company name or partial key (case-insensitive substring); `sort` is type, fullName, email or expiration, with `,asc` or `,desc`, ties by id. " +
+          csvDescription(),
         querystring: AccountListQuery,
-        response: { 200: AccountPage },
+        response: { 200: csvAnswer(AccountPage) },
       },
     },
-    async (request) => accounts.page(requireAuth(request), request.query),
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      if (request.query.format !== 'csv') return accounts.page(auth, request.query);
+      const rows = pagedRows((page, size) => accounts.page(auth, { ...request.query, page, size }));
+      return sendTableCsv(reply, ACCOUNTS_CSV, rows);
+    },
   );
 
   app.get(
@@ -73,7 +101,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
   app.post(
     '/account/solo',
     {
-      config: { access: access.anyOf('CREATE_LICENSE') },
+      config: { access: access.anyOf('CREATE_LICENSE'), audit: audit.action('account.create') },
       schema: {
         tags,
         summary: 'Make a solo account from a registration file',
@@ -84,7 +112,10 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
         response: { 201: GeneratedAccount },
       },
     },
-    async (request, reply) => reply.status(201).send(await accounts.createSolo(requireAuth(request), request.body)),
+    async (request, reply) => {
+      reply.status(201);
+      return accounts.createSolo(requireAuth(request), request.body);
+    },
   );
 
   app.get(
@@ -105,7 +136,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
   app.post(
     '/account/generate',
     {
-      config: { access: access.anyOf('GENERATE_LICENSE_KEY') },
+      config: { access: access.anyOf('GENERATE_LICENSE_KEY'), audit: audit.action('account.generate') },
       schema: {
         tags,
         summary: 'Generate a key on a licence, for a department',
@@ -115,13 +146,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
         response: { 201: GeneratedAccount },
       },
     },
-    async (request, reply) => reply.status(201).send(await accounts.generate(requireAuth(request), request.body)),
+    async (request, reply) => {
+      reply.status(201);
+      return accounts.generate(requireAuth(request), request.body);
+    },
   );
 
   app.post(
     '/account/from-file',
     {
-      config: { access: access.anyOf('GENERATE_LICENSE_KEY') },
+      config: { access: access.anyOf('GENERATE_LICENSE_KEY'), audit: audit.action('account.import') },
       schema: {
         tags,
         summary: "Generate a key from a machine's registration file",
@@ -131,13 +165,19 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
         response: { 201: GeneratedAccount },
       },
     },
-    async (request, reply) => reply.status(201).send(await accounts.fromFile(requireAuth(request), request.body)),
+    async (request, reply) => {
+      reply.status(201);
+      return accounts.fromFile(requireAuth(request), request.body);
+    },
   );
 
   app.post(
     '/account/invalidate',
     {
-      config: { access: access.anyOf('DELETE_LICENSE_KEY', 'GENERATE_LICENSE_KEY') },
+      config: {
+        access: access.anyOf('DELETE_LICENSE_KEY', 'GENERATE_LICENSE_KEY'),
+        audit: audit.action('account.invalidate'),
+      },
       schema: {
         tags,
         summary: 'Invalidate a key',
@@ -153,7 +193,10 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
   app.post(
     '/account/list-license-file',
     {
-      config: { access: access.anyOf('EXPORT_LICENSE_FILE') },
+      config: {
+        access: access.anyOf('EXPORT_LICENSE_FILE'),
+        audit: audit.none('a read: which keys have a licence file'),
+      },
       schema: {
         tags,
         summary: "A key's licence file, if it has one",
@@ -169,7 +212,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
   app.get(
     '/account/export-license-file/:id',
     {
-      config: { access: access.anyOf('EXPORT_LICENSE_FILE') },
+      config: { access: access.anyOf('EXPORT_LICENSE_FILE'), audit: audit.action('account.export') },
       schema: {
         tags,
         summary: "Download a key's licence file (.lic), signed now",
@@ -181,6 +224,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
     },
     async (request, reply) => {
       const file = await accounts.exportFile(requireAuth(request), request.params.id);
+      currentAudit()?.describe({ entityName: file.fileName });
       return reply
         .type('text/plain; charset=utf-8')
         .header('content-disposition', attachment(file.fileName))
@@ -191,7 +235,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
   app.delete(
     '/license/company/:companyId/license/:licenseId/account/:accountId',
     {
-      config: { access: access.anyOf('DELETE_LICENSE_KEY', 'DELETE_ACCOUNT') },
+      config: { access: access.anyOf('DELETE_LICENSE_KEY', 'DELETE_ACCOUNT'), audit: audit.action('account.delete') },
       schema: {
         tags,
         summary: 'Delete a key (and its account)',

@@ -9,6 +9,8 @@ import {
 import { Ok } from '@opsdeck/contract/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
+import { isoTime } from '../../platform/csv-export';
 import { resourceRoutes } from '../../platform/resource-routes';
 import type { ActivitiesService } from './service';
 
@@ -17,11 +19,21 @@ const ACTIVITY_READERS = ['VIEW_ACTIVITY', 'ACCESS_ACTIVITY_TAB', 'MANAGE_LICENS
 export const activityRoutes: FastifyPluginAsyncZod<{ activities: ActivitiesService }> = async (app, { activities }) => {
   resourceRoutes(app, {
     path: '/activity',
+    entity: 'activity',
     tags: ['activities'],
     params: ActivityIdParams,
     row: Activity,
     body: SaveActivity,
     service: activities,
+    csv: {
+      table: 'activities',
+      columns: {
+        createDate: (row) => isoTime(row.createDate),
+        name: (row) => row.name,
+        key: (row) => row.key,
+        category: (row) => row.category,
+      },
+    },
     list: {
       anyOf: ACTIVITY_READERS,
       summary: "The provider's activity catalogue",
@@ -72,7 +84,10 @@ export const activityRoutes: FastifyPluginAsyncZod<{ activities: ActivitiesServi
     app.post(
       path,
       {
-        config: { access: access.anyOf('EDIT_ACTIVITY') },
+        config: {
+          access: access.anyOf('EDIT_ACTIVITY'),
+          audit: unlock ? audit.action('activity.premium') : audit.action('activity.regular'),
+        },
         schema: {
           tags: ['activities'],
           summary: unlock

@@ -245,7 +245,7 @@ describe('password reset', () => {
 
     // A key works once.
     const reused = await t.call('/api/user/reset-password', {
-      json: { newPassword: 'another one', resetPasswordKey: key },
+      json: { newPassword: 'another brand new secret', resetPasswordKey: key },
     });
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID', message: 'Invalid reset password.' });
@@ -300,7 +300,9 @@ describe('password reset', () => {
   });
 
   it('refuses an unknown key and validates the e-mail', async () => {
-    const bad = await t.call('/api/user/reset-password', { json: { newPassword: 'x', resetPasswordKey: 'nope' } });
+    const bad = await t.call('/api/user/reset-password', {
+      json: { newPassword: 'a brand new secret', resetPasswordKey: 'nope' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID' });
 
@@ -319,7 +321,9 @@ describe('password reset', () => {
   it('refuses an expired key', async () => {
     const { user, key } = await employeeWithResetKey();
     await expireResetKeysOf(user.id);
-    const result = await t.call('/api/user/reset-password', { json: { newPassword: 'late', resetPasswordKey: key } });
+    const result = await t.call('/api/user/reset-password', {
+      json: { newPassword: 'late but long enough', resetPasswordKey: key },
+    });
     expect(result.body).toMatchObject({ key: 'ERROR_RESET_PASSWORD_FORM_INVALID' });
   });
 });

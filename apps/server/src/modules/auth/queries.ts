@@ -12,7 +12,12 @@ import {
 
 export async function findLoginByEmail(db: Executor, email: string) {
   const [row] = await db
-    .select({ userId: users.id, archived: users.archived, passwordHash: credentials.passwordHash })
+    .select({
+      userId: users.id,
+      tenantId: users.tenantId,
+      archived: users.archived,
+      passwordHash: credentials.passwordHash,
+    })
     .from(users)
     .innerJoin(credentials, eq(credentials.userId, users.id))
     .where(eq(sql`lower(${users.emailAddress})`, email.toLowerCase()))
@@ -115,6 +120,38 @@ export async function findUsableResetKey(db: Executor, keyHash: string, now: num
   return row;
 }
 
+/**
+ * The user a usable reset key belongs to, with what the password rule needs: the names and
+ * e-mail (user inputs), the company (none: a provider administrator) and the roles' authorities.
+ */
+export async function findResetKeyHolder(db: Executor, keyHash: string, now: number) {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      emailAddress: users.emailAddress,
+      companyId: users.companyId,
+      authorities: sql<
+        string[]
+      >`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`,
+    })
+    .from(passwordResetKeys)
+    .innerJoin(users, eq(users.id, passwordResetKeys.userId))
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roleAuthorities, eq(roleAuthorities.roleId, userRoles.roleId))
+    .where(
+      and(
+        eq(passwordResetKeys.keyHash, keyHash),
+        isNull(passwordResetKeys.usedAt),
+        gt(passwordResetKeys.expiresAt, now),
+      ),
+    )
+    .groupBy(users.id)
+    .limit(1);
+  return row;
+}
+
 export async function consumeResetKey(db: Executor, keyHash: string, now: number) {
   const [row] = await db
     .update(passwordResetKeys)
@@ -139,4 +176,10 @@ export async function setPassword(db: Executor, userId: number, passwordHash: st
     .insert(credentials)
     .values({ userId, passwordHash, passwordChangedAt: now })
     .onConflictDoUpdate({ target: credentials.userId, set: { passwordHash, passwordChangedAt: now } });
+}
+
+/** The company (tenant) a user belongs to; null for the provider's administrators. */
+export async function tenantOfUser(db: Executor, userId: number): Promise<string | null> {
+  const [row] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, userId));
+  return row?.tenantId ?? null;
 }

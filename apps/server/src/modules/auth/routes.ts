@@ -11,6 +11,7 @@ import {
 } from '@opsdeck/contract/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
 import { parseOrThrow } from '../../platform/validation';
 import type { AuthService } from './service';
 
@@ -20,7 +21,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     AUTH_PATHS.login,
     {
-      config: { access: access.public },
+      config: {
+        access: access.public,
+        audit: audit.action('auth.sign_in', { failure: { action: 'auth.sign_in_failed', statuses: [401] } }),
+      },
       schema: {
         tags,
         summary: 'Sign in; answers the session token',
@@ -39,7 +43,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
 
   app.get(
     AUTH_PATHS.logout,
-    { config: { access: access.session }, schema: { tags, summary: 'End this session', response: { 200: Ok } } },
+    {
+      config: { access: access.session, audit: audit.action('auth.sign_out') },
+      schema: { tags, summary: 'End this session', response: { 200: Ok } },
+    },
     async (request) => {
       await auth.logout(requireAuth(request).tokenHash);
       return { ok: true as const };
@@ -84,7 +91,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     AUTH_PATHS.resetKeyCheck,
     {
-      config: { access: access.public },
+      config: { access: access.public, audit: audit.none('a check: whether a reset key still works') },
       schema: {
         tags,
         summary: 'Whether a password-reset key can still be used',
@@ -101,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     AUTH_PATHS.resetPassword,
     {
-      config: { access: access.public },
+      config: { access: access.public, audit: audit.action('auth.password_reset') },
       schema: {
         tags,
         summary: 'Set a new password with a reset key',

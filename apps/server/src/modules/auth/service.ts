@@ -3,10 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Caller } from '../../platform/access';
+import { currentAudit } from '../../platform/audit';
 import { AppError, badRequest } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Mailer } from '../../platform/mail';
-import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../platform/passwords';
+import {
+  hashPassword,
+  requireAcceptablePassword,
+  verifyAgainstNothing,
+  verifyPassword,
+} from '../../platform/passwords';
 import { Throttle } from '../../platform/throttle';
 import { digest, newSecret } from '../../platform/tokens';
 import * as q from './queries';
@@ -53,6 +59,10 @@ export function createAuthService(deps: {
       throw new AppError(401, 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS');
     }
     accountFailures.reset(account);
+    // The record of the sign-in names who it was (docs/audit.md); the route has no caller yet.
+    const trail = currentAudit();
+    trail?.actAs({ type: 'user', id: found.userId });
+    trail?.describe({ entityId: found.userId, entityName: account, tenantId: found.tenantId });
 
     const token = newSecret();
     await q.insertSession(db, {
@@ -102,6 +112,7 @@ export function createAuthService(deps: {
           ownTenantId: row.tenantId,
           authorities: new Set(row.authorities.filter(isAuthority) as Authority[]),
           isAdmin: row.companyId === null || row.authorities.includes('ADMIN_ACCESS_LEVEL'),
+          token: null,
         }
       : null;
     cache.set(tokenHash, caller, now, epoch);
@@ -154,6 +165,15 @@ export function createAuthService(deps: {
 
   /** A reset key works once; the new password ends every session opened before it. */
   async function resetPassword(resetPasswordKey: string, newPassword: string) {
+    // The password rule (docs/security.md) for the key's user, before the key is used up: a
+    // refused password leaves the link working for a better one.
+    const holder = await q.findResetKeyHolder(db, digest(resetPasswordKey), Date.now());
+    if (!holder) throw badRequest('ERROR_RESET_PASSWORD_FORM_INVALID');
+    await requireAcceptablePassword(newPassword, {
+      admin: holder.companyId === null || holder.authorities.includes('ADMIN_ACCESS_LEVEL'),
+      person: holder,
+      field: 'newPassword',
+    });
     const passwordHash = await hashPassword(newPassword);
     const reset = await db.transaction(async (tx) => {
       const now = Date.now();
@@ -162,9 +182,16 @@ export function createAuthService(deps: {
       await q.setPassword(tx, consumed.userId, passwordHash, now);
       const deleted = await q.deleteSessionsOfUser(tx, consumed.userId);
       await q.deleteResetKeysOfUser(tx, consumed.userId);
-      return { userId: consumed.userId, deleted };
+      return { userId: consumed.userId, tenantId: await q.tenantOfUser(tx, consumed.userId), deleted };
     });
     if (reset === null) throw badRequest('ERROR_RESET_PASSWORD_FORM_INVALID');
+    const trail = currentAudit();
+    trail?.actAs({ type: 'user', id: reset.userId });
+    trail?.describe({
+      entityId: reset.userId,
+      tenantId: reset.tenantId,
+      changes: [{ field: 'password', before: null, after: null }],
+    });
     cache.evictUser(reset.userId);
     publishSessionsDeleted(reset.deleted);
   }

@@ -65,6 +65,12 @@ export class SessionCache {
     this.generation += 1;
   }
 
+  /** An API token's caller (the tokens service keeps its callers in a cache of this kind). */
+  evictToken(tokenId: number) {
+    for (const [hash, entry] of this.entries) if (entry.caller?.token?.id === tokenId) this.entries.delete(hash);
+    this.generation += 1;
+  }
+
   clear() {
     this.entries.clear();
     this.generation += 1;

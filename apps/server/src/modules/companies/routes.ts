@@ -11,10 +11,21 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
+import { asPage, type CsvTable, csvAnswer, csvDescription, pagedRows, sendTableCsv } from '../../platform/csv-export';
 import { resourceRoutes } from '../../platform/resource-routes';
 import type { CompaniesService } from './service';
 
 const tags = ['companies'];
+
+/** The companies page as a file (docs/csv-export.md). */
+const COMPANIES_CSV: CsvTable<Company> = {
+  table: 'companies',
+  columns: {
+    name: (row) => row.name,
+    head: (row) => row.head?.completeName,
+    industry: (row) => row.industryType.name,
+  },
+};
 const READERS = ['VIEW_COMPANY', 'ACCESS_COMPANY_TAB', 'ACCESS_COMPANY_LICENSE_PAGE', 'ADMIN_ACCESS_LEVEL'] as const;
 
 export const companyRoutes: FastifyPluginAsyncZod<{ companies: CompaniesService }> = async (app, { companies }) => {
@@ -29,12 +40,18 @@ export const companyRoutes: FastifyPluginAsyncZod<{ companies: CompaniesService 
           'Without `page`: the plain array of the spec (the company selectors read it). With `page`: one ' +
           'page of the companies table, sorted (`sort` = name|head|industry, optionally `,asc|desc`; ties by ' +
           'id) and searched (`search`: case-insensitive substring of the name, the head’s first or last ' +
-          'name, or the industry).',
+          'name, or the industry). ' +
+          csvDescription(),
         querystring: CompanyListQuery,
-        response: { 200: z.union([Company.array(), CompanyPage]) },
+        response: { 200: csvAnswer(z.union([Company.array(), CompanyPage])) },
       },
     },
-    async (request) => companies.list(requireAuth(request), request.query),
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      if (request.query.format !== 'csv') return companies.list(auth, request.query);
+      const rows = pagedRows((page, size) => asPage(companies.list(auth, { ...request.query, page, size })));
+      return sendTableCsv(reply, COMPANIES_CSV, rows);
+    },
   );
 
   app.get(
@@ -53,6 +70,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ companies: CompaniesService 
 
   resourceRoutes(app, {
     path: '/company',
+    entity: 'company',
     tags,
     params: CompanyIdParams,
     row: Company,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type Authority, BUILT_IN_ROLES } from '@opsdeck/contract/authorities';
 import type {
   Company,
   CompanyListQuery,
@@ -16,7 +17,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { EventBus, Resource } from '../../platform/events';
 import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-anchors';
 import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
-import { hashPassword } from '../../platform/passwords';
+import { hashPassword, requireAcceptablePassword } from '../../platform/passwords';
 import { inIdOrder, likePattern } from '../../platform/search';
 import { EVERY_TENANT, scopeOf } from '../../platform/tenancy';
 import { setPassword } from '../auth/queries';
@@ -71,6 +72,10 @@ async function withLicenses(db: Executor, rows: q.CompanyRow[]): Promise<Company
  */
 const LIST_DEPENDS_ON: readonly Resource[] = ['companies', 'users'];
 
+/** Whether the head's role (Company Administrator) holds ADMIN_ACCESS_LEVEL: the password rule's 12 characters. */
+const HEAD_IS_ADMIN = (BUILT_IN_ROLES.COMPANY_ADMINISTRATOR.authorities as readonly Authority[]).includes(
+  'ADMIN_ACCESS_LEVEL',
+);
 const NAME_DUPLICATE = () => conflict('ERROR_COMPANY_NAME_DUPLICATE', { name: 'ERROR_COMPANY_NAME_DUPLICATE' });
 const EMAIL_DUPLICATE = () =>
   conflict('ERROR_COMPANY_EMAIL_DUPLICATE', { 'head.emailAddress': 'ERROR_COMPANY_EMAIL_DUPLICATE' });
@@ -179,6 +184,12 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
       await checkIndustry(body.industryType);
       if (await q.nameTaken(db, body.name)) throw NAME_DUPLICATE();
       if (await emailTaken(db, body.head.emailAddress)) throw EMAIL_DUPLICATE();
+      // The password rule (docs/security.md): the head's role decides whether 8 or 12 characters.
+      await requireAcceptablePassword(body.head.credential.newPassword, {
+        admin: HEAD_IS_ADMIN,
+        person: body.head,
+        field: 'head.credential.newPassword',
+      });
       const passwordHash = await hashPassword(body.head.credential.newPassword);
       const tenantId = randomUUID();
       const id = await uniquely(() =>

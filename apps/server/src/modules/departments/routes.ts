@@ -70,11 +70,21 @@ export const departmentRoutes: FastifyPluginAsyncZod<{ departments: DepartmentsS
 
   resourceRoutes(app, {
     path: '/department',
+    entity: 'department',
     tags,
     params: DepartmentIdParams,
     row: Department,
     body: SaveDepartment,
     service: departments,
+    csv: {
+      table: 'departments',
+      columns: {
+        name: (row) => row.name,
+        head: (row) => row.head?.completeName,
+        parent: (row) => row.parent?.name,
+        company: (row) => row.companyName,
+      },
+    },
     list: {
       anyOf: DEPARTMENT_READERS,
       summary: "The tenant's departments (every company's, with companyName, for an admin with no X-Tenant-Id)",

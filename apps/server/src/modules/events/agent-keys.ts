@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ErrorKey } from '@opsdeck/contract/errors';
 import { CONNECT_HEADERS } from '@opsdeck/contract/live';
-import { keyDigest, normalizeKey } from '@opsdeck/licensing/keys';
+import { keyDigest, normalizeKey, partialKey } from '@opsdeck/licensing/keys';
 import { normalizeMac } from '@opsdeck/licensing/registration';
-import type { Executor } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
+import type { AuditWriter } from '../../platform/audit';
 import { forbidden, unauthorized } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { type AgentKeyRow, claimMacAddress, findAgentKey } from './queries';
@@ -28,6 +29,8 @@ export type AgentKeyOptions = {
    * finds the key by it, so its kept counts of a MAC search must hear of it as of any other edit.
    */
   events: Pick<EventBus, 'publish'>;
+  /** Writes the record of the claim, in its transaction, with the agent as its actor (docs/audit.md). */
+  audit?: AuditWriter;
 };
 
 function sameSecret(given: string | undefined, expected: string | undefined): boolean {
@@ -59,6 +62,8 @@ export async function identifyAgent<K extends AgentKeyRow>(
   header: AgentHeaders,
   /** How the key is read by its digest: `findAgentKey`, or a read that brings what the caller needs besides. */
   find: (keyDigest: string) => Promise<K | undefined>,
+  /** Where the agent connects from, for the audit record of a machine it registers. */
+  address: string | null = null,
 ): Promise<AgentIdentity<K>> {
   const appKey = header(CONNECT_HEADERS.appKey);
   if (!appKey || !options.appKeys.has(appKey)) throw unauthorized('ERROR_APP_KEY_INVALID');
@@ -76,7 +81,28 @@ export async function identifyAgent<K extends AgentKeyRow>(
   if (!macAddress) throw forbidden('ERROR_AGENT_MAC_ADDRESS_INVALID');
   const hostname = (header(CONNECT_HEADERS.hostname) ?? '').trim().slice(0, 255);
   if (key.macAddresses.length === 0) {
-    if (!(await claimMacAddress(options.db, key.accountId, macAddress, hostname))) {
+    const claim = async (tx: Executor) => {
+      if (!(await claimMacAddress(tx, key.accountId, macAddress, hostname))) return false;
+      await options.audit?.(tx as Tx, [
+        {
+          at: Date.now(),
+          action: 'account.bind_machine',
+          entityType: 'account',
+          entityId: String(key.accountId),
+          entityName: partialKey(normalized),
+          tenantId: key.tenantId,
+          actor: { type: 'agent', id: key.accountId, name: partialKey(normalized) },
+          changes: [
+            { field: 'macAddress', before: null, after: macAddress },
+            { field: 'hostname', before: null, after: hostname || null },
+          ],
+          address,
+          userAgent: null,
+        },
+      ]);
+      return true;
+    };
+    if (!(await options.db.transaction(claim))) {
       // Another machine claimed it between our read and our write.
       const claimed = await findAgentKey(options.db, digest);
       if (!claimed?.macAddresses.includes(macAddress)) throw forbidden('ERROR_AGENT_MAC_ADDRESS_INVALID');

@@ -1,3 +1,4 @@
+import type { AuditRecord } from '@opsdeck/contract/audit';
 import {
   type AgentCommand,
   type AgentConnection,
@@ -7,6 +8,7 @@ import {
   type SessionQueueChanges,
   type WorkflowChanges,
 } from '@opsdeck/contract/live';
+import type { Page } from '@opsdeck/contract/paging';
 import { readRax } from '@opsdeck/rax/read';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -303,6 +305,26 @@ describe('between consoles and agents', () => {
     expect(
       await peer.next<AgentCommand>(DESTINATIONS.agentCommands, (command) => command.command === 'terminate'),
     ).toEqual({ command: 'terminate', workflowId: acme.workflow.id, queueId: 1 });
+
+    // Both commands are in the audit log under the console's user; the machine the key took, under the agent.
+    const logged = await t.call<Page<AuditRecord>>('/api/audit?entityType=agent', {
+      token: admin,
+      tenantId: acme.company.tenantId,
+    });
+    expect(logged.body.items.map((record) => [record.action, record.actor.type])).toEqual([
+      ['agent.terminate', 'user'],
+      ['agent.execute', 'user'],
+    ]);
+    expect(logged.body.items[1]!.changes).toEqual([{ field: 'workflowId', before: null, after: acme.workflow.id }]);
+    const bound = await t.call<Page<AuditRecord>>('/api/audit?action=account.bind_machine', {
+      token: admin,
+      tenantId: acme.company.tenantId,
+    });
+    expect(bound.body.items[0]).toMatchObject({
+      actor: { type: 'agent' },
+      changes: expect.arrayContaining([{ field: 'macAddress', before: null, after: mac }]),
+    });
+    expect(bound.body.items[0]!.actor.name).toMatch(/^\w+-\w+-…-\w+$/);
 
     // An entry the agent does not have, a workflow of another company, and no VIEW_WORKFLOW.
     await watcher.send(DESTINATIONS.terminateCommand, { sessionId, workflowId: acme.workflow.id, queueId: 99 });

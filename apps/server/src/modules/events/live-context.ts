@@ -10,6 +10,8 @@ export type ConsoleContext = {
   auth: RequestAuth;
   /** What it connected with, to check again when sessions, users or roles change. */
   readonly credentials: { appKey: string | undefined; token: string; tenantId: string | undefined };
+  /** Where it connected from, for the audit records of its commands. */
+  readonly origin: { address: string | null; userAgent: string | null };
 };
 export type AgentContext = {
   readonly kind: 'agent';

@@ -45,7 +45,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ live: EventsService; workflow
       },
     },
     async (request, reply) => {
-      const agent = await live.identifyAgent((name) => header(request, name.toLowerCase()));
+      const agent = await live.identifyAgent((name) => header(request, name.toLowerCase()), request.ip);
       if (!agent.key.tenantId) throw forbidden('ERROR_TENANT_FORBIDDEN');
       return sendFile(reply, await workflows.currentFile(agent.key.tenantId, request.params.id));
     },

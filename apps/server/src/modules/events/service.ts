@@ -17,8 +17,9 @@ import {
   WorkflowUpdates,
 } from '@opsdeck/contract/live';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Executor } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
 import { type AccessControlOptions, authenticateHeaders, type RequestAuth } from '../../platform/access';
+import { type AuditWriter, actorOf, originOfSocket } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import type { StompHandlers } from '../../platform/stomp/server';
@@ -50,6 +51,8 @@ export type EventsServiceOptions = {
   access: Pick<AccessControlOptions, 'appKeys' | 'resolveCaller' | 'resolveTenant'>;
   agentSecret: string | undefined;
   log: FastifyBaseLogger;
+  /** Writes the audit records of consoles' commands and of machines agents register (docs/audit.md). */
+  audit?: AuditWriter;
   /** How often licences are checked for expiry (ms). */
   expiryCheckMs?: number;
   /** The whole-list topic is sent at most this often per console (ms): 10,000 agents connecting must not send 10,000 lists. */
@@ -263,13 +266,22 @@ export function createEventsService(options: EventsServiceOptions) {
     appKeys: options.access.appKeys,
     agentSecret: options.agentSecret,
     events: options.events,
+    audit: options.audit,
   };
 
   const statements = prepareAgentStatements(db);
 
-  async function connectAgent(header: (name: string) => string | undefined): Promise<AgentContext> {
+  async function connectAgent(
+    header: (name: string) => string | undefined,
+    address: string | null,
+  ): Promise<AgentContext> {
     // The key and its last runs in one query: 10,000 agents reconnecting make 10,000 round trips, not 20,000.
-    const { key: connecting, ...identified } = await identifyAgent(agentKeys, header, statements.connectingAgentKey);
+    const { key: connecting, ...identified } = await identifyAgent(
+      agentKeys,
+      header,
+      statements.connectingAgentKey,
+      address,
+    );
     const { lastRuns: last, ...key } = connecting;
     const identity: AgentIdentity = { ...identified, key };
     const holder = sessionOfKey.get(identity.keyDigest);
@@ -478,7 +490,10 @@ export function createEventsService(options: EventsServiceOptions) {
 
   // ----- consoles ----------------------------------------------------------------------------
 
-  async function connectConsole(header: (name: string) => string | undefined): Promise<ConsoleContext> {
+  async function connectConsole(
+    header: (name: string) => string | undefined,
+    origin: ConsoleContext['origin'],
+  ): Promise<ConsoleContext> {
     const credentials = {
       appKey: header(CONNECT_HEADERS.appKey),
       token: header(CONNECT_HEADERS.token) ?? '',
@@ -486,7 +501,7 @@ export function createEventsService(options: EventsServiceOptions) {
     };
     const auth = await authenticateHeaders(options.access, credentials);
     if (!auth.authorities.has('VIEW_WORKFLOW_EVENTS')) throw refuse('ERROR_FORBIDDEN');
-    return { kind: 'console', auth, credentials };
+    return { kind: 'console', auth, credentials, origin };
   }
 
   /** `/topic/queue` (admin watching all) or `/topic/queue/{t}` (the console's own tenant). */
@@ -524,6 +539,7 @@ export function createEventsService(options: EventsServiceOptions) {
       case DESTINATIONS.executeCommand: {
         const command = parse(ExecuteCommand, body);
         const entry = await commandTarget(await commandSender(session), command.sessionId, command.workflowId);
+        await recordCommand(context, 'agent.execute', entry, { workflowId: command.workflowId });
         await sendCommand(entry, { command: 'execute', workflowId: command.workflowId });
         return;
       }
@@ -534,6 +550,10 @@ export function createEventsService(options: EventsServiceOptions) {
           (item) => item.id === command.queueId && item.workflowId === command.workflowId,
         );
         if (!queued) throw refuse('ERROR_AGENT_QUEUE_ENTRY_NOT_EXIST');
+        await recordCommand(context, 'agent.terminate', entry, {
+          workflowId: command.workflowId,
+          queueId: command.queueId,
+        });
         await sendCommand(entry, {
           command: 'terminate',
           workflowId: command.workflowId,
@@ -547,6 +567,36 @@ export function createEventsService(options: EventsServiceOptions) {
       default:
         throw refuse('ERROR_LIVE_DESTINATION_UNKNOWN');
     }
+  }
+
+  /**
+   * A console's command to an agent is recorded before it is sent (docs/audit.md): a command whose
+   * record cannot be written is not sent.
+   */
+  async function recordCommand(
+    context: ConsoleContext,
+    action: 'agent.execute' | 'agent.terminate',
+    entry: PresenceEntry,
+    sent: Record<string, string | number>,
+  ) {
+    if (!options.audit) return;
+    const write = options.audit;
+    const { agent } = entry;
+    await db.transaction((tx) =>
+      write(tx as Tx, [
+        {
+          at: Date.now(),
+          action,
+          entityType: 'agent',
+          entityId: String(agent.accountId),
+          entityName: agent.hostname ?? agent.macAddress,
+          tenantId: agent.tenantId,
+          actor: actorOf(context.auth),
+          changes: Object.entries(sent).map(([field, value]) => ({ field, before: null, after: value })),
+          ...context.origin,
+        },
+      ]),
+    );
   }
 
   /** A console whose session ended or lost its authority is closed (sign-out, role change). */
@@ -596,12 +646,13 @@ export function createEventsService(options: EventsServiceOptions) {
   // ----- the transport's handlers -----------------------------------------------------------
 
   const handlers: StompHandlers<LiveContext> = {
-    connect(headers: Readonly<Record<string, string>>, _request: IncomingMessage) {
+    connect(headers: Readonly<Record<string, string>>, request: IncomingMessage) {
       const header = (name: string) => headers[name];
       const platform = headers[CONNECT_HEADERS.platform];
+      const origin = originOfSocket(request);
       return refusing<LiveContext>(() => {
-        if (platform === 'agent') return connectAgent(header);
-        if (platform === 'console' || platform === undefined) return connectConsole(header);
+        if (platform === 'agent') return connectAgent(header, origin.address);
+        if (platform === 'console' || platform === undefined) return connectConsole(header, origin);
         throw refuse('ERROR_GENERAL_INVALID_INPUT');
       });
     },
@@ -649,8 +700,8 @@ export function createEventsService(options: EventsServiceOptions) {
     /** `GET /api/active-agents`: the same list as `/request/active-agents`. */
     activeAgents: (auth: RequestAuth): AgentConnection[] => agentsSeenBy(auth.tenantId),
     /** An agent's own download of a workflow file (same headers as its CONNECT). */
-    identifyAgent: (header: (name: string) => string | undefined) =>
-      identifyAgent(agentKeys, header, (digest) => findAgentKey(db, digest)),
+    identifyAgent: (header: (name: string) => string | undefined, address: string | null = null) =>
+      identifyAgent(agentKeys, header, (digest) => findAgentKey(db, digest), address),
     /** The keys with an agent connected now, on any instance. */
     connectedAccounts: (): number[] => [...presence.values()].map((entry) => entry.agent.accountId),
     /** This instance's agents and when each was last heard from (a frame or a heart-beat). */

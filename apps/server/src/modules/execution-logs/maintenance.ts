@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { applyActivityRetention } from '../activity/rollups';
+import { deleteAuditBefore } from '../audit/queries';
 import { applyRetention, ensureCurrentPartitions, rebuildRollups, rollupsMissing } from './rollups';
 
 export type LogMaintenance = { run: () => Promise<void>; stop: () => Promise<void> };
@@ -22,8 +23,10 @@ export function startLogMaintenance(options: {
    * ACTIVITY_RETENTION_DAYS, and the spans agents left open closed (`closeOrphans`).
    */
   activity?: { retentionDays: number; closeOrphans?: (now: number) => Promise<number> };
+  /** The audit log's share (docs/audit.md): records past AUDIT_RETENTION_DAYS deleted. */
+  audit?: { retentionDays: number };
 }): LogMaintenance {
-  const { db, retentionDays, log, everyMs = 3_600_000, now = Date.now, activity } = options;
+  const { db, retentionDays, log, everyMs = 3_600_000, now = Date.now, activity, audit } = options;
   let first = true;
   let running: Promise<void> | undefined;
 
@@ -43,6 +46,10 @@ export function startLogMaintenance(options: {
         log.info({ ...spans, retentionDays: activity.retentionDays }, 'activity spans past their retention dropped');
       const closed = (await activity.closeOrphans?.(now())) ?? 0;
       if (closed > 0) log.info({ closed }, 'activity spans left open by agents gone closed');
+    }
+    if (audit) {
+      const deleted = await deleteAuditBefore(db, now() - audit.retentionDays * 86_400_000);
+      if (deleted > 0) log.info({ deleted, retentionDays: audit.retentionDays }, 'audit records past their retention deleted');
     }
   }
 

@@ -13,6 +13,7 @@ import type { SigningKey } from '@opsdeck/licensing/signing-key';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
 import type { LicensesService } from './service';
 
 const tags = ['licenses'];
@@ -77,7 +78,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ signing: SigningKey; license
   app.post(
     '/license/company/add',
     {
-      config: { access: access.anyOf('CREATE_LICENSE') },
+      config: { access: access.anyOf('CREATE_LICENSE'), audit: audit.action('license.create') },
       schema: {
         tags,
         summary: 'Issue a licence to a company',
@@ -86,13 +87,16 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ signing: SigningKey; license
         response: { 201: License },
       },
     },
-    async (request, reply) => reply.status(201).send(await licenses.add(requireAuth(request), request.body)),
+    async (request, reply) => {
+      reply.status(201);
+      return licenses.add(requireAuth(request), request.body);
+    },
   );
 
   app.post(
     '/license/company/update',
     {
-      config: { access: access.anyOf('EDIT_LICENSE') },
+      config: { access: access.anyOf('EDIT_LICENSE'), audit: audit.action('license.update') },
       schema: {
         tags,
         summary: 'Renew a licence: its expiration date, allowed keys and label',
@@ -107,7 +111,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ signing: SigningKey; license
   app.post(
     '/license/company/invalidate',
     {
-      config: { access: access.anyOf('EDIT_LICENSE') },
+      config: { access: access.anyOf('EDIT_LICENSE'), audit: audit.action('license.invalidate') },
       schema: {
         tags,
         summary: 'Invalidate a licence: no new key can be made on it',
@@ -122,7 +126,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ signing: SigningKey; license
   app.delete(
     '/license/company/:companyId/license/:licenseId',
     {
-      config: { access: access.anyOf('DELETE_LICENSE') },
+      config: { access: access.anyOf('DELETE_LICENSE'), audit: audit.action('license.delete') },
       schema: {
         tags,
         summary: 'Delete a licence and all its keys',
@@ -140,7 +144,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ signing: SigningKey; license
   app.post(
     '/license/solo/invalidate',
     {
-      config: { access: access.anyOf('DELETE_ACCOUNT', 'EDIT_LICENSE') },
+      config: { access: access.anyOf('DELETE_ACCOUNT', 'EDIT_LICENSE'), audit: audit.action('license.invalidate') },
       schema: {
         tags,
         summary: 'Archive a solo account: invalidate its solo licence',

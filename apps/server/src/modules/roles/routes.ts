@@ -1,10 +1,24 @@
 import { Ok } from '@opsdeck/contract/auth';
+import { ListFormatQuery } from '@opsdeck/contract/paging';
 import { AuthorityItem, CreateRole, Role, RoleIdParams, UpdateRole } from '@opsdeck/contract/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
+import { type CsvTable, csvAnswer, csvDescription, sendTableCsv } from '../../platform/csv-export';
 import type { RolesService } from './service';
 
 const tags = ['roles'];
+
+/** The roles page as a file (docs/csv-export.md): the provider's own roles say so as their company. */
+const ROLES_CSV: CsvTable<Role> = {
+  table: 'roles',
+  columns: {
+    name: (row) => row.name,
+    company: (row) => row.companyName ?? 'Provider',
+    protected: (row) => row.isProtected,
+    authorities: (row) => row.authorities.map((authority) => authority.title).join('; '),
+  },
+};
 
 export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async (app, { roles }) => {
   app.get(
@@ -32,12 +46,17 @@ export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async 
       schema: {
         tags,
         summary: 'Roles of the tenant, with their authorities',
-        description:
+        description: csvDescription(
           "The caller's company's roles; an admin without X-Tenant-Id reads every company's roles and the provider's own (companyName null).",
-        response: { 200: Role.array() },
+        ),
+        querystring: ListFormatQuery,
+        response: { 200: csvAnswer(Role.array()) },
       },
     },
-    async (request) => roles.listActive(requireAuth(request)),
+    async (request, reply) => {
+      const rows = await roles.listActive(requireAuth(request));
+      return request.query.format === 'csv' ? sendTableCsv(reply, ROLES_CSV, rows) : rows;
+    },
   );
 
   app.get(
@@ -52,7 +71,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async 
   app.post(
     '/usergroup',
     {
-      config: { access: access.anyOf('CREATE_ROLE') },
+      config: { access: access.anyOf('CREATE_ROLE'), audit: audit.action('role.create') },
       schema: {
         tags,
         summary: 'Create a role in the tenant (admins name the company with X-Tenant-Id)',
@@ -66,7 +85,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async 
   app.put(
     '/usergroup/:id',
     {
-      config: { access: access.anyOf('EDIT_ROLE') },
+      config: { access: access.anyOf('EDIT_ROLE'), audit: audit.of('role.update', roles.get) },
       schema: {
         tags,
         summary: 'Rename a role and set its authorities (newAuthorityName is the full new list)',
@@ -82,7 +101,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async 
   app.delete(
     '/usergroup/archiveRole/:id',
     {
-      config: { access: access.anyOf('DELETE_ROLE') },
+      config: { access: access.anyOf('DELETE_ROLE'), audit: audit.of('role.delete', roles.get) },
       schema: {
         tags,
         summary: 'Delete a role',

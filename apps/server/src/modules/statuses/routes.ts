@@ -9,11 +9,23 @@ const STATUS_READERS = ['VIEW_STATUS', 'ACCESS_STATUS_TAB', 'VIEW_TASK', 'CREATE
 export const statusRoutes: FastifyPluginAsyncZod<{ statuses: StatusesService }> = async (app, { statuses }) => {
   resourceRoutes(app, {
     path: '/status',
+    entity: 'status',
     tags: ['statuses'],
     params: StatusIdParams,
     row: Status,
     body: SaveStatus,
     service: statuses,
+    csv: {
+      table: 'statuses',
+      columns: {
+        name: (row) => row.name,
+        department: (row) => row.department.name,
+        threshold: (row) => row.threshold,
+        color: (row) => row.color,
+        trackIdle: (row) => row.trackIdle,
+        builtIn: (row) => row.builtIn,
+      },
+    },
     list: {
       anyOf: STATUS_READERS,
       summary: "The tenant's statuses, with their icons as data URLs",

@@ -8,11 +8,20 @@ const TASK_READERS = ['VIEW_TASK', 'ACCESS_TASK_TAB'] as const;
 export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TasksService }> = async (app, { tasks }) => {
   resourceRoutes(app, {
     path: '/task',
+    entity: 'task',
     tags: ['tasks'],
     params: TaskIdParams,
     row: Task,
     body: SaveTask,
     service: tasks,
+    csv: {
+      table: 'tasks',
+      columns: {
+        name: (row) => row.name,
+        status: (row) => row.status.name,
+        department: (row) => row.department.name,
+      },
+    },
     list: {
       anyOf: TASK_READERS,
       summary: "The tenant's tasks with their status and department",

@@ -13,9 +13,23 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
+import { asPage, type CsvTable, csvAnswer, csvDescription, pagedRows, sendTableCsv } from '../../platform/csv-export';
 import type { UsersService } from './service';
 
 const tags = ['users'];
+
+/** The users page as a file (docs/csv-export.md): its columns, roles as text; never a credential. */
+const USERS_CSV: CsvTable<User> = {
+  table: 'users',
+  columns: {
+    fullName: (row) => row.completeName,
+    department: (row) => row.displayDepartment,
+    role: (row) => row.displayGroups,
+    company: (row) => row.companyName,
+    email: (row) => row.emailAddress,
+  },
+};
 
 export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   app.get(
@@ -38,12 +52,18 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
           "Company users: their company's users. Admins: every company's users, or X-Tenant-Id's. " +
           'Without `page`: the plain array of the spec. With `page`: one page, sorted (`sort` = ' +
           'fullName|department|role|company|email, optionally `,asc|desc`; ties by id) and searched ' +
-          '(`search`: case-insensitive substring of full name, department, role, company or e-mail).',
+          '(`search`: case-insensitive substring of full name, department, role, company or e-mail). ' +
+          csvDescription(),
         querystring: UserListQuery,
-        response: { 200: z.union([User.array(), UserPage]) },
+        response: { 200: csvAnswer(z.union([User.array(), UserPage])) },
       },
     },
-    async (request) => users.list(requireAuth(request), request.query),
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      if (request.query.format !== 'csv') return users.list(auth, request.query);
+      const rows = pagedRows((page, size) => asPage(users.list(auth, { ...request.query, page, size })));
+      return sendTableCsv(reply, USERS_CSV, rows);
+    },
   );
 
   app.get(
@@ -110,7 +130,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
   app.post(
     '/user/register',
     {
-      config: { access: access.anyOf('CREATE_USER') },
+      config: { access: access.anyOf('CREATE_USER'), audit: audit.action('user.create') },
       schema: {
         tags,
         summary: 'Create a user (the username is the e-mail)',
@@ -128,7 +148,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
   app.put(
     '/user/updateUser/:id',
     {
-      config: { access: access.anyOf('EDIT_USER') },
+      config: { access: access.anyOf('EDIT_USER'), audit: audit.of('user.update', users.get) },
       schema: {
         tags,
         summary: 'Update names, department and roles of a user',
@@ -144,7 +164,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
   app.delete(
     '/user/archive/:id',
     {
-      config: { access: access.anyOf('DELETE_USER') },
+      config: { access: access.anyOf('DELETE_USER'), audit: audit.of('user.archive', users.get) },
       schema: {
         tags,
         summary: 'Archive a user; their sessions end at once',

@@ -170,6 +170,7 @@ describe('the users list on two instances sharing Redis', () => {
         ownTenantId: company.tenantId,
         authorities: new Set(),
         isAdmin: true,
+        token: null,
         tenantId: company.tenantId,
         tenantCompanyId: company.id,
       };

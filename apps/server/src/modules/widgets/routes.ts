@@ -2,6 +2,7 @@ import { UpdateVisibleWidgets, VisibleWidget, Widget } from '@opsdeck/contract/m
 import { UserIdParams } from '@opsdeck/contract/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
 import type { WidgetsService } from './service';
 
 const tags = ['monitor'];
@@ -47,7 +48,7 @@ export const widgetRoutes: FastifyPluginAsyncZod<{ widgets: WidgetsService }> = 
   app.post(
     '/user/updateVisibleWidgets/:id',
     {
-      config: { access: access.session },
+      config: { access: access.session, audit: audit.action('widget.save') },
       schema: {
         tags,
         summary: "Sets a user's monitor dashboard layout; answers the new sixteen",

@@ -1,4 +1,5 @@
 import { Ok } from '@opsdeck/contract/auth';
+import { ListFormatQuery } from '@opsdeck/contract/paging';
 import {
   CreateDirectory,
   DeleteCount,
@@ -24,7 +25,9 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, requireAuth } from '../../platform/access';
+import { audit } from '../../platform/audit';
 import { attachment, sendFile } from '../../platform/content-disposition';
+import { type CsvTable, csvAnswer, csvDescription, isoTime, pagedRows, sendTableCsv } from '../../platform/csv-export';
 import { registerFormData } from '../../platform/form-data';
 import type { WorkflowsService } from './service';
 import { zipStream } from './zip';
@@ -34,6 +37,25 @@ const tags = ['workflows'];
 const FORM = ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'];
 const PATHS =
   "Directories are paths of names joined by '/', from the root 'Workflows'; the provider's root holds a folder per company, named as the company ('Workflows/<company>/…'). A path another company's user sends never leaves its own tree: it answers 404 ERROR_DIRECTORY_NOT_EXIST.";
+
+/**
+ * The workflows table as a file (docs/csv-export.md): a directory's listing or a search's hits,
+ * with the directory each is in; sizes in bytes, times in ISO 8601 UTC.
+ */
+const WORKFLOWS_CSV: CsvTable<DirectoryItem> = {
+  table: 'workflows',
+  columns: {
+    type: (item) => item.type,
+    name: (item) => item.name,
+    description: (item) => item.description,
+    file: (item) => (item.type === 'workflow' ? item.fileName : null),
+    size: (item) => item.size,
+    createDate: (item) => isoTime(item.createDate),
+    updateDate: (item) => isoTime(item.updateDate),
+    updatedBy: (item) => item.updatedBy,
+    path: (item) => item.parent,
+  },
+};
 
 export const FileBody = z.instanceof(Buffer).meta({ description: 'The file' });
 
@@ -66,19 +88,29 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/directory/view',
     {
-      config: { access: access.anyOf('VIEW_WORKFLOW') },
-      schema: viewSchema(
-        'One page of a directory, or a search below it',
-        "Without `search`, `from` or `to`: the directory's directories, then its workflows, each sorted by `sort` (name, description, createDate, updateDate or size, with `,asc` or `,desc`). With them: the workflows of the directory and everything below it whose name or description contains `search` (case-insensitive) and whose createDate is in [from, to]; each item's `parent` is its own directory.",
-      ),
+      config: { access: access.anyOf('VIEW_WORKFLOW'), audit: audit.none('a read: a directory listing') },
+      schema: {
+        ...viewSchema(
+          'One page of a directory, or a search below it',
+          "Without `search`, `from` or `to`: the directory's directories, then its workflows, each sorted by `sort` (name, description, createDate, updateDate or size, with `,asc` or `,desc`). With them: the workflows of the directory and everything below it whose name or description contains `search` (case-insensitive) and whose createDate is in [from, to]; each item's `parent` is its own directory. " +
+            csvDescription('`format` is in the query string; the view, its page and size ignored, in the body.'),
+        ),
+        querystring: ListFormatQuery,
+        response: { 200: csvAnswer(DirectoryPage) },
+      },
     },
-    async (request) => workflows.view(requireAuth(request), request.body),
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      if (request.query.format !== 'csv') return workflows.view(auth, request.body);
+      const rows = pagedRows((page, size) => workflows.view(auth, { ...request.body, page, size }));
+      return sendTableCsv(reply, WORKFLOWS_CSV, rows);
+    },
   );
 
   app.post(
     '/workflow/view',
     {
-      config: { access: access.anyOf('VIEW_WORKFLOW') },
+      config: { access: access.anyOf('VIEW_WORKFLOW'), audit: audit.none('a read: a search') },
       schema: viewSchema(
         'One page of the workflows of a directory',
         'As POST /api/directory/view, without directories.',
@@ -114,7 +146,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/workflow/create',
     {
-      config: { access: access.anyOf('CREATE_WORKFLOW') },
+      config: { access: access.anyOf('CREATE_WORKFLOW'), audit: audit.action('workflow.upload') },
       schema: {
         tags,
         summary: 'Upload a new workflow',
@@ -124,13 +156,16 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
         response: { 201: Workflow },
       },
     },
-    async (request, reply) => reply.code(201).send(await workflows.create(requireAuth(request), request.body)),
+    async (request, reply) => {
+      reply.code(201);
+      return workflows.create(requireAuth(request), request.body);
+    },
   );
 
   app.put(
     '/workflow/:id',
     {
-      config: { access: access.anyOf('EDIT_WORKFLOW') },
+      config: { access: access.anyOf('EDIT_WORKFLOW'), audit: audit.of('workflow.update', workflows.get) },
       schema: {
         tags,
         summary: 'Change a workflow; a new file makes a new version',
@@ -147,7 +182,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/workflow/delete/:id',
     {
-      config: { access: access.anyOf('DELETE_WORKFLOW') },
+      config: { access: access.anyOf('DELETE_WORKFLOW'), audit: audit.of('workflow.delete', workflows.get) },
       schema: {
         tags,
         summary: 'Archive a workflow',
@@ -164,7 +199,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.get(
     '/workflow/download/:id',
     {
-      config: { access: access.anyOf('DOWNLOAD_WORKFLOW') },
+      config: { access: access.anyOf('DOWNLOAD_WORKFLOW'), audit: audit.action('workflow.download') },
       schema: {
         tags,
         summary: "A workflow's file",
@@ -182,7 +217,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/directory/create',
     {
-      config: { access: access.anyOf('CREATE_WORKFLOW') },
+      config: { access: access.anyOf('CREATE_WORKFLOW'), audit: audit.action('directory.create') },
       schema: {
         tags,
         summary: 'Make a directory',
@@ -191,13 +226,16 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
         response: { 201: DirectoryItem },
       },
     },
-    async (request, reply) => reply.code(201).send(await workflows.createDirectory(requireAuth(request), request.body)),
+    async (request, reply) => {
+      reply.code(201);
+      return workflows.createDirectory(requireAuth(request), request.body);
+    },
   );
 
   app.post(
     '/directory/update',
     {
-      config: { access: access.anyOf('EDIT_WORKFLOW') },
+      config: { access: access.anyOf('EDIT_WORKFLOW'), audit: audit.action('directory.rename') },
       schema: {
         tags,
         summary: 'Rename a directory',
@@ -213,7 +251,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/directory/update/multiple',
     {
-      config: { access: access.anyOf('EDIT_WORKFLOW') },
+      config: { access: access.anyOf('EDIT_WORKFLOW'), audit: audit.action('directory.rename_items') },
       schema: {
         tags,
         summary: 'Rename several items after one name',
@@ -229,7 +267,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/directory/delete',
     {
-      config: { access: access.anyOf('DELETE_WORKFLOW') },
+      config: { access: access.anyOf('DELETE_WORKFLOW'), audit: audit.action('directory.delete') },
       schema: {
         tags,
         summary: 'Delete a directory',
@@ -245,7 +283,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/directory/delete/multiple',
     {
-      config: { access: access.anyOf('DELETE_WORKFLOW') },
+      config: { access: access.anyOf('DELETE_WORKFLOW'), audit: audit.action('directory.delete_items') },
       schema: {
         tags,
         summary: 'Delete several items of a directory',
@@ -260,7 +298,7 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
   app.post(
     '/directory/delete/preview',
     {
-      config: { access: access.anyOf('DELETE_WORKFLOW') },
+      config: { access: access.anyOf('DELETE_WORKFLOW'), audit: audit.none('a read: what a deletion would take') },
       schema: {
         tags,
         summary: 'What deleting these items would take',

@@ -13,12 +13,14 @@ import type { ListDefaults } from '../../components/data-table/list-params';
 import type { SortState } from '../../components/data-table/table-state';
 import { useListParams } from '../../components/data-table/use-list-params';
 import { DeleteModal } from '../../components/delete-modal';
+import { rowHistory } from '../../components/history-link';
 import { ListPageHeader } from '../../components/list-page-header';
 import { areaActionsColumn } from '../../components/row-actions';
 import { holds } from '../../lib/authorities';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
 import { useViewer } from '../../lib/profile-context';
 import { accountsPageQueryOptions } from '../../resources/accounts';
+import { listQuery } from '../../resources/rest-resource';
 import { KEY_CHANGE_FAILURE, SOLO_ARCHIVE_FAILURE, useDeleteKey, useInvalidateSoloLicense } from './api';
 import { GeneratedKeyModal } from './generated-key-modal';
 import { MacAddresses } from './mac-addresses';
@@ -44,13 +46,8 @@ export function AccountsPage() {
   const viewer = useViewer();
   const params = useListParams(LIST);
   const sort = params.sort ?? DEFAULT_SORT;
-  const list = useQuery(
-    accountsPageQueryOptions({
-      page: params.page,
-      sort: { field: sort.key as AccountSortField, direction: sort.direction },
-      search: params.search,
-    }),
-  );
+  const filter = { sort: { field: sort.key as AccountSortField, direction: sort.direction }, search: params.search };
+  const list = useQuery(accountsPageQueryOptions({ page: params.page, ...filter }));
   const [dialog, setDialog] = useState<Dialog>(null);
   const [generated, setGenerated] = useState<GeneratedAccount | null>(null);
   const deleteKey = useDeleteKey();
@@ -120,6 +117,7 @@ export function AccountsPage() {
       area: 'accounts',
       name: accountName,
       onDelete: holds(viewer, 'DELETE_ACCOUNT') ? (row: Account) => setDialog({ kind: 'delete', row }) : undefined,
+      history: rowHistory(viewer, 'account', accountName),
     }),
   ];
 
@@ -133,6 +131,7 @@ export function AccountsPage() {
         searchPlaceholder={t('accounts.searchPlaceholder')}
         serverSearch
         list={params}
+        csv={{ path: '/account', query: listQuery(filter), fallbackName: 'accounts.csv' }}
         create={
           holds(viewer, 'CREATE_LICENSE')
             ? { label: t('accounts.solo.create'), onClick: () => setDialog({ kind: 'create' }) }

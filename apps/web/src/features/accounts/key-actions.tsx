@@ -1,6 +1,7 @@
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconBan, IconFileDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { HistoryLink } from '../../components/history-link';
 import { RowActions } from '../../components/row-actions';
 
 interface KeyActionsProps {
@@ -11,13 +12,16 @@ interface KeyActionsProps {
   onExport?: () => void;
   exporting?: boolean;
   onDelete?: () => void;
+  /** The key's id: a 'History' link to its audit records (shown with VIEW_AUDIT_LOG only). */
+  historyId?: number;
 }
 
 /** A key's actions (spec section 2, Licence keys page): invalidate, export its licence file, delete. */
-export function KeyActions({ name, onInvalidate, onExport, exporting = false, onDelete }: KeyActionsProps) {
+export function KeyActions({ name, onInvalidate, onExport, exporting = false, onDelete, historyId }: KeyActionsProps) {
   const { t } = useTranslation();
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
+      {historyId !== undefined && <HistoryLink entityType="account" entityId={historyId} name={name} />}
       {onExport && (
         <Tooltip label={t('accounts.keys.export')}>
           <ActionIcon

@@ -12,6 +12,7 @@ import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
 import { DeleteModal } from '../../components/delete-modal';
 import { FloatingCreateMenu } from '../../components/floating-create-button';
+import { canViewHistory } from '../../components/history-link';
 import { actionsColumn } from '../../components/row-actions';
 import { type ApiError, isApiError } from '../../lib/api-client';
 import { holds } from '../../lib/authorities';
@@ -151,11 +152,12 @@ export function LicenseKeysPage() {
       sortable: true,
       priority: 3,
     },
-    ...(canInvalidate || canDelete || canExport
+    ...(canInvalidate || canDelete || canExport || canViewHistory(viewer)
       ? [
           actionsColumn(t('accounts.actions'), (row: Account) => (
             <KeyActions
               name={row.partialKey}
+              historyId={row.id}
               onExport={
                 canExport && row.hasFile && !row.invalidated && !license.data?.invalidated
                   ? () => void exportFile(row)

@@ -59,6 +59,7 @@ export function ActivitiesPage() {
       rows={rows}
       loading={list.isLoading}
       canCreate={holds(viewer, 'CREATE_ACTIVITY')}
+      csv={{ path: '/activity', query: {}, fallbackName: 'activities.csv', help: t('table.downloadCsvWholeHelp') }}
       dialogs={dialogs}
       form={(activity, onClose) => <ActivityFormModal activity={activity} onClose={onClose} />}
       load={activityQueryOptions}

@@ -164,12 +164,12 @@ describe('login panel', () => {
     expect(await screen.findByRole('heading', { name: 'Reset Password' })).toBeTruthy();
     await waitFor(() => expect(router.state.location.search).toBe('?view=reset'));
 
-    await user.type(screen.getByLabelText(/^New Password/), 'n3w-passw0rd');
+    await user.type(screen.getByLabelText(/^New Password/), 'cobalt fern 97');
     await user.type(screen.getByLabelText(/^Confirm Password/), 'different');
     await user.tab();
     expect(await screen.findByText('Password does not match.')).toBeTruthy();
     await user.clear(screen.getByLabelText(/^Confirm Password/));
-    await user.type(screen.getByLabelText(/^Confirm Password/), 'n3w-passw0rd');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'cobalt fern 97');
     // The mismatch clears on the next validation, which is asynchronous; a person clicks once it has.
     await waitForEnabled(screen.getByRole('button', { name: 'Reset Password' }));
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
@@ -178,7 +178,7 @@ describe('login panel', () => {
     // The key was checked when the panel opened, then used; both times in the body only.
     expect(calls.map((call) => call.url)).toEqual(['/api/reset-password/check', '/api/user/reset-password']);
     expect(calls[0]?.body).toEqual({ resetPasswordKey: 'secret-key-1' });
-    expect(calls[1]?.body).toEqual({ newPassword: 'n3w-passw0rd', resetPasswordKey: 'secret-key-1' });
+    expect(calls[1]?.body).toEqual({ newPassword: 'cobalt fern 97', resetPasswordKey: 'secret-key-1' });
     expect(screen.getByRole('link', { name: 'Back to Login' })).toBeTruthy();
   });
 
@@ -199,11 +199,52 @@ describe('login panel', () => {
     });
     const user = userEvent.setup();
     await openLogin('/login?resetPasswordKey=used');
-    await user.type(await screen.findByLabelText(/^New Password/), 'abc');
-    await user.type(screen.getByLabelText(/^Confirm Password/), 'abc');
+    await user.type(await screen.findByLabelText(/^New Password/), 'orbit-velvet-42');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'orbit-velvet-42');
     await waitForEnabled(screen.getByRole('button', { name: 'Reset Password' }));
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Invalid reset password.')).toBeTruthy();
+  });
+
+  it('hints at the strength while the new password is typed, and refuses a weak one under the field', async () => {
+    const { calls } = fakeApi({
+      'POST /api/reset-password/check': () => ({ body: { valid: true } }),
+      'POST /api/user/reset-password': () => ({
+        status: 400,
+        body: errorBody('ERROR_PASSWORD_ADMIN_TOO_SHORT', 'too short', {
+          newPassword: 'ERROR_PASSWORD_ADMIN_TOO_SHORT',
+        }),
+      }),
+    });
+    const user = userEvent.setup();
+    await openLogin('/login?resetPasswordKey=secret-key-1');
+    const field = await screen.findByLabelText(/^New Password/);
+    expect(screen.queryByRole('progressbar', { name: 'Strength of the password' })).toBeNull();
+
+    await user.type(field, 'password1234');
+    expect(await screen.findByText(/Strength: Weak/)).toBeTruthy();
+    expect(screen.getByText(/similar to a commonly used password/)).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Strength of the password' }).getAttribute('aria-valuenow')).toBe('25');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'password1234');
+    expect(await screen.findByText('This password is too common or easy to guess.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Reset Password' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await user.clear(field);
+    await user.type(field, 'Qz9!kLm');
+    expect(await screen.findByText('Password must be at least 8 characters.')).toBeTruthy();
+
+    await user.clear(field);
+    await user.type(field, 'violet harbour lantern');
+    expect(await screen.findByText(/Strength: Strong/)).toBeTruthy();
+    await user.clear(screen.getByLabelText(/^Confirm Password/));
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'violet harbour lantern');
+    await waitForEnabled(screen.getByRole('button', { name: 'Reset Password' }));
+    expect(screen.queryByText('This password is too common or easy to guess.')).toBeNull();
+
+    // What only the server knows (the key's user is an administrator) shows under the field too.
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    expect(await screen.findByText("An administrator's password must be at least 12 characters.")).toBeTruthy();
+    expect(calls.at(-1)?.body).toEqual({ newPassword: 'violet harbour lantern', resetPasswordKey: 'secret-key-1' });
   });
 });

@@ -49,6 +49,7 @@ export function ResetPasswordForm({ resetPasswordKey, onChanged }: ResetPassword
           label={t('auth.reset.newPassword')}
           autoComplete="new-password"
           autoFocus
+          strength={{}}
           rules={{
             // The confirmation is checked against this field, so it is re-checked when this one changes.
             onChange: () => {

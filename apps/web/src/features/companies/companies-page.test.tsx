@@ -139,8 +139,8 @@ describe('companies page', { timeout: 40_000 }, () => {
 
     await user.type(field(/^Name/), 'Initech.');
     await user.type(field(/^Head's e-mail/), 'peter@@initech.test');
-    await user.type(field(/^Password/), 'secret-1');
-    await user.type(field(/^Confirm password/), 'secret-2');
+    await user.type(field(/^Password/), 'orbit-velvet-42');
+    await user.type(field(/^Confirm password/), 'orbit-velvet-43');
     await user.click(field(/^Head's first name/));
     expect(await within(dialog).findByText(ERROR('ERROR_COMPANY_NAME_INVALID'))).toBeTruthy();
     expect(within(dialog).getByText(ERROR('ERROR_USER_EMAIL_INVALID'))).toBeTruthy();
@@ -155,7 +155,7 @@ describe('companies page', { timeout: 40_000 }, () => {
     await user.clear(field(/^Head's e-mail/));
     await user.type(field(/^Head's e-mail/), 'peter@initech.test');
     await user.clear(field(/^Confirm password/));
-    await user.type(field(/^Confirm password/), 'secret-1');
+    await user.type(field(/^Confirm password/), 'orbit-velvet-42');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await within(dialog).findByText(ERROR('ERROR_COMPANY_NAME_DUPLICATE'))).toBeTruthy();
@@ -168,7 +168,11 @@ describe('companies page', { timeout: 40_000 }, () => {
         firstName: 'Peter',
         lastName: 'Gibbons',
         emailAddress: 'peter@initech.test',
-        credential: { username: 'peter@initech.test', newPassword: 'secret-1', confirmPassword: 'secret-1' },
+        credential: {
+          username: 'peter@initech.test',
+          newPassword: 'orbit-velvet-42',
+          confirmPassword: 'orbit-velvet-42',
+        },
       },
     });
     expect(post.headers.get('X-Tenant-Id')).toBeNull();

@@ -16,6 +16,7 @@ import { holds } from '../../lib/authorities';
 import { PATHS } from '../../lib/paths';
 import { useViewer } from '../../lib/profile-context';
 import { companiesPageQueryOptions, companyKeys, companyQueryOptions } from '../../resources/companies';
+import { listQuery } from '../../resources/rest-resource';
 import { DELETE_COMPANY_FAILURE, useDeleteCompany } from './api';
 import { CompanyFormModal } from './company-form';
 
@@ -34,13 +35,8 @@ export function CompaniesPage() {
   const dialogs = useRowDialogs<Company>();
   const remove = useDeleteCompany();
   const sort = params.sort ?? DEFAULT_SORT;
-  const list = useQuery(
-    companiesPageQueryOptions({
-      page: params.page,
-      sort: { field: sort.key as CompanySortField, direction: sort.direction },
-      search: params.search,
-    }),
-  );
+  const filter = { sort: { field: sort.key as CompanySortField, direction: sort.direction }, search: params.search };
+  const list = useQuery(companiesPageQueryOptions({ page: params.page, ...filter }));
   // The link only for those the company page will let in (ACCESS_COMPANY_LICENSE_PAGE).
   const linksToCompany = holds(viewer, 'ACCESS_COMPANY_LICENSE_PAGE');
 
@@ -86,6 +82,7 @@ export function CompaniesPage() {
       total={list.data?.total ?? 0}
       loading={list.isLoading || list.isPlaceholderData}
       canCreate={holds(viewer, 'CREATE_COMPANY')}
+      csv={{ path: '/company', query: listQuery(filter), fallbackName: 'companies.csv' }}
       dialogs={dialogs}
       form={(company, onClose) => <CompanyFormModal company={company} onClose={onClose} />}
       load={companyQueryOptions}

@@ -6,6 +6,7 @@ import {
   NewCompanyHead,
   type UpdateCompany,
 } from '@opsdeck/contract/companies';
+import { withPasswordRule } from '@opsdeck/contract/passwords';
 import { z } from 'zod';
 import { chosenId } from '../../lib/form-schemas';
 
@@ -41,7 +42,13 @@ export function companyFormSchema(editing: boolean) {
           emailAddress: z.string(),
           credential: z.object({ newPassword: z.string(), confirmPassword: z.string() }),
         })
-      : NewCompanyHead,
+      : // The password rule (docs/security.md), nothing built from the head's names and e-mail.
+        withPasswordRule(NewCompanyHead, ['credential', 'newPassword'], (head) => ({
+          password: head.credential.newPassword,
+          // The head's role, Company Administrator, does not hold ADMIN_ACCESS_LEVEL: 8 characters.
+          admin: false,
+          person: head,
+        })),
     headId: editing ? chosenId('ERROR_COMPANY_HEAD_REQUIRED') : z.string().nullable(),
   });
 }

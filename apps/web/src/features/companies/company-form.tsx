@@ -157,6 +157,7 @@ export function CompanyFormModal({ onClose, company }: CompanyFormModalProps) {
             label={t('companies.password')}
             required
             autoComplete="new-password"
+            strength={{ person: form.watch('head') }}
             rules={{
               onChange: () => {
                 if (form.getFieldState('head.credential.confirmPassword').isTouched) {

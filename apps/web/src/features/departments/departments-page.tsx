@@ -55,6 +55,7 @@ export function DepartmentsPage() {
       rows={rows}
       loading={list.isLoading}
       canCreate={holds(viewer, 'CREATE_DEPARTMENT')}
+      csv={{ path: '/department', query: {}, fallbackName: 'departments.csv', help: t('table.downloadCsvWholeHelp') }}
       dialogs={dialogs}
       form={(department, onClose) => <DepartmentFormModal opened department={department} onClose={onClose} />}
       load={departmentQueryOptions}

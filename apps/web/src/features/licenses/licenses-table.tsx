@@ -11,6 +11,7 @@ import { type Column, DataTable } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import { useListParams } from '../../components/data-table/use-list-params';
 import { FloatingCreateButton } from '../../components/floating-create-button';
+import { canViewHistory, HistoryLink } from '../../components/history-link';
 import { actionsColumn } from '../../components/row-actions';
 import { RowDialogs, useRowDialogs } from '../../components/row-dialogs';
 import { holds } from '../../lib/authorities';
@@ -53,6 +54,7 @@ export function LicensesTable({ company }: { company: LicenseOwner }) {
   const canViewKeys = holds(viewer, 'ACCESS_COMPANY_LICENSE_KEY_PAGE');
   const canEdit = holds(viewer, 'EDIT_LICENSE');
   const canDelete = holds(viewer, 'DELETE_LICENSE');
+  const showsHistory = canViewHistory(viewer);
 
   const actions = (license: License) => {
     const name = licenseName(t, license);
@@ -60,6 +62,7 @@ export function LicensesTable({ company }: { company: LicenseOwner }) {
     const live = !license.invalidated;
     return (
       <Group gap={4} justify="flex-end" wrap="nowrap">
+        <HistoryLink entityType="license" entityId={license.id} name={name} />
         {canViewKeys && (
           <Action label={t('licenses.viewKeys')}>
             <ActionIcon
@@ -152,8 +155,10 @@ export function LicensesTable({ company }: { company: LicenseOwner }) {
       render: (row) => <LicenseStateBadge invalidated={row.invalidated} expired={row.expired} />,
       sortable: true,
     },
-    // Up to four icons: wider than the other areas' two.
-    ...(canViewKeys || canEdit || canDelete ? [{ ...actionsColumn(t('licenses.actions'), actions), width: 160 }] : []),
+    // Up to four icons (five with History): wider than the other areas' two.
+    ...(canViewKeys || canEdit || canDelete || showsHistory
+      ? [{ ...actionsColumn(t('licenses.actions'), actions), width: showsHistory ? 192 : 160 }]
+      : []),
   ];
 
   return (

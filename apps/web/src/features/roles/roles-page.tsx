@@ -37,6 +37,12 @@ export function RolesPage() {
         title={t('roles.title')}
         searchPlaceholder={t('roles.searchPlaceholder')}
         list={params}
+        csv={{
+          path: '/usergroup/findAllActive',
+          query: {},
+          fallbackName: 'roles.csv',
+          help: t('table.downloadCsvWholeHelp'),
+        }}
         create={canCreate ? { label: t('roles.create'), withTooltip: false, onClick: dialogs.create } : undefined}
       />
 
@@ -85,6 +91,7 @@ export function RolesPage() {
                   deleteLabel={t('roles.delete', { name: role.name })}
                   onDelete={canDelete ? () => dialogs.remove(role) : undefined}
                   deleteBlockedReason={role.deletable ? undefined : t('roles.notDeletable')}
+                  history={{ entityType: 'role', entityId: role.id, name: role.name }}
                 />
               </Group>
               <Accordion.Panel>

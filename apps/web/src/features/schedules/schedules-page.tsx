@@ -11,7 +11,7 @@ import { useListParams } from '../../components/data-table/use-list-params';
 import { ListPageHeader } from '../../components/list-page-header';
 import { holds, isAdmin } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
-import { type ScheduleFilter, schedulesQueryOptions } from '../../resources/schedules';
+import { type ScheduleFilter, scheduleListQuery, schedulesQueryOptions } from '../../resources/schedules';
 import { CreateSchedulesModal } from './create-schedules-modal';
 import { DeleteSchedulesModal } from './delete-schedules-modal';
 import { fullName, scheduleDate, scheduleShift } from './schedule-format';
@@ -101,6 +101,7 @@ export function SchedulesPage() {
         serverSearch
         withRange
         initialPreset={LIST.preset}
+        csv={{ path: '/schedule', query: scheduleListQuery(filter), fallbackName: 'schedules.csv' }}
         actions={
           modes.length > 0 && (
             <Menu position="bottom-end" withinPortal>

@@ -129,6 +129,7 @@ export function StatusesPage() {
       rows={rows}
       loading={list.isLoading}
       canCreate={holds(viewer, 'CREATE_STATUS')}
+      csv={{ path: '/status', query: {}, fallbackName: 'statuses.csv', help: t('table.downloadCsvWholeHelp') }}
       dialogs={dialogs}
       form={(status, onClose) => <StatusFormModal opened status={status} onClose={onClose} />}
       load={statusQueryOptions}

@@ -64,6 +64,7 @@ export function TasksPage() {
       rows={rows}
       loading={list.isLoading}
       canCreate={holds(viewer, 'CREATE_TASK')}
+      csv={{ path: '/task', query: {}, fallbackName: 'tasks.csv', help: t('table.downloadCsvWholeHelp') }}
       dialogs={dialogs}
       form={(task, onClose) => <TaskFormModal opened task={task} onClose={onClose} />}
       load={taskQueryOptions}

@@ -20,6 +20,7 @@ import { emailTakenQueryOptions } from '../../resources/users';
 import { USER_CHANGE_FAILURE, useRegisterUser, useUpdateUser } from './api';
 import {
   emptyUserForm,
+  roleIsAdmin,
   toRegisterUser,
   toUpdateUser,
   type UserFormOutput,
@@ -151,6 +152,14 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
             label={t('users.password')}
             required
             autoComplete="new-password"
+            strength={{
+              admin: roleIsAdmin(chosenRole),
+              person: {
+                firstName: form.watch('firstName'),
+                lastName: form.watch('lastName'),
+                emailAddress: form.watch('emailAddress'),
+              },
+            }}
             rules={{
               onChange: () => {
                 if (form.getFieldState('credential.confirmPassword').isTouched) {
@@ -179,6 +188,10 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
         onChange={() => {
           if (form.formState.submitCount > 0 || form.getFieldState('departmentId').isTouched) {
             void form.trigger('departmentId');
+          }
+          // An admin role asks a longer password (docs/security.md).
+          if (!editing && form.getFieldState('credential.newPassword').isTouched) {
+            void form.trigger('credential.newPassword');
           }
         }}
       />

@@ -6,10 +6,12 @@ import type { Column } from '../../components/data-table/data-table';
 import type { ListDefaults } from '../../components/data-table/list-params';
 import type { SortState } from '../../components/data-table/table-state';
 import { useListParams } from '../../components/data-table/use-list-params';
+import { rowHistory } from '../../components/history-link';
 import { areaActionsColumn } from '../../components/row-actions';
 import { useRowDialogs } from '../../components/row-dialogs';
 import { holds } from '../../lib/authorities';
 import { useViewer } from '../../lib/profile-context';
+import { listQuery } from '../../resources/rest-resource';
 import { userKeys, userQueryOptions, usersPageQueryOptions } from '../../resources/users';
 import { USER_CHANGE_FAILURE, useArchiveUser } from './api';
 import { UserFormModal } from './user-form';
@@ -28,13 +30,8 @@ export function UsersPage() {
   const dialogs = useRowDialogs<User>();
   const archive = useArchiveUser();
   const sort = params.sort ?? DEFAULT_SORT;
-  const list = useQuery(
-    usersPageQueryOptions({
-      page: params.page,
-      sort: { field: sort.key as UserSortField, direction: sort.direction },
-      search: params.search,
-    }),
-  );
+  const filter = { sort: { field: sort.key as UserSortField, direction: sort.direction }, search: params.search };
+  const list = useQuery(usersPageQueryOptions({ page: params.page, ...filter }));
 
   // Spec section 6: the Company column (and searching by company) only with ADMIN_ACCESS_LEVEL.
   const showsCompany = holds(viewer, 'ADMIN_ACCESS_LEVEL');
@@ -66,6 +63,7 @@ export function UsersPage() {
       onEdit: holds(viewer, 'EDIT_USER') ? dialogs.edit : undefined,
       onDelete: holds(viewer, 'DELETE_USER') ? dialogs.remove : undefined,
       deleteBlocked: (row) => (row.deletable ? undefined : t('users.notDeletable')),
+      history: rowHistory(viewer, 'user', (row: User) => row.completeName),
     }),
   ];
 
@@ -79,6 +77,7 @@ export function UsersPage() {
       loading={list.isLoading || list.isPlaceholderData}
       canCreate={holds(viewer, 'CREATE_USER')}
       searchPlaceholder={t(showsCompany ? 'users.searchPlaceholder' : 'users.searchPlaceholderOwnCompany')}
+      csv={{ path: '/user/get-user-list', query: listQuery(filter), fallbackName: 'users.csv' }}
       dialogs={dialogs}
       form={(user, onClose) => <UserFormModal opened user={user} onClose={onClose} />}
       load={userQueryOptions}

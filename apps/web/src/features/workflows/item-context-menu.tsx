@@ -13,6 +13,7 @@ import {
 } from '@tabler/icons-react';
 import { type ReactElement, type ReactNode, type SyntheticEvent, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HistoryMenuItem } from '../../components/history-link';
 import { truncateText } from '../../lib/truncate';
 import type { Availability, ItemActions } from './workflow-access';
 
@@ -111,6 +112,9 @@ function ItemMenuEntries({
       <Action availability={actions.remove} icon={<IconTrash size={16} />} onClick={on.remove} danger>
         {labels.remove}
       </Action>
+      {items.length === 1 && first?.type === 'workflow' && first.id !== null && (
+        <HistoryMenuItem entityType="workflow" entityId={first.id} />
+      )}
       <Action availability={actions.create} icon={<IconFilePlus size={16} />} onClick={on.createWorkflow}>
         {t('workflows.menu.createWorkflow')}
       </Action>

@@ -179,6 +179,13 @@ export function WorkflowsPage() {
         serverSearch
         withRange
         withSearch={rules.changesShown}
+        csv={{
+          path: '/directory/view',
+          query: {},
+          fallbackName: 'workflows.csv',
+          request: { method: 'POST', body: view, tenantId: null },
+          disabled: loadFailed,
+        }}
         actions={
           canCreate && (
             <FloatingCreateMenu

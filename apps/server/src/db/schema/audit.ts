@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { epochMs } from './columns';
+
+/**
+ * The audit log (docs/audit.md): one row per change, written in the change's own transaction.
+ * Append-only: a trigger (migration 0021) refuses UPDATE, TRUNCATE and DELETE, except the
+ * retention's DELETE of rows older than the floor it allows. No foreign keys: a record outlives the
+ * user, the company and the row it names, and keeps their names as they were.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: epochMs('at').notNull(),
+    /** The company the record belongs to (the changed row's); null for the provider's own rows. */
+    tenantId: uuid('tenant_id'),
+    companyName: text('company_name'),
+    /** 'user', 'token' (a user's API token) or 'agent'. */
+    actorType: text('actor_type').notNull(),
+    /** The user (a token's user), or the agent's account; null when nobody signed in (a failed sign-in). */
+    actorId: integer('actor_id'),
+    actorTokenId: integer('actor_token_id'),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id'),
+    entityName: text('entity_name'),
+    /** `[{ field, before, after }]`, secrets redacted before they reach it. */
+    changes: jsonb('changes').notNull().default(sql`'[]'::jsonb`),
+    address: text('address'),
+    userAgent: text('user_agent'),
+  },
+  (table) => [
+    // Newest first, for everyone and per company: page 1 of five million records reads ten entries.
+    index('audit_log_at_idx').on(table.at.desc(), table.id.desc()),
+    index('audit_log_tenant_at_idx').on(table.tenantId, table.at.desc(), table.id.desc()),
+    index('audit_log_actor_at_idx').on(table.actorId, table.at.desc(), table.id.desc()),
+    index('audit_log_entity_at_idx').on(table.entityType, table.entityId, table.at.desc(), table.id.desc()),
+    index('audit_log_action_at_idx').on(table.action, table.at.desc(), table.id.desc()),
+    // The page's word search over the names and the action, through trigrams.
+    index('audit_log_search_trgm_idx').using(
+      'gin',
+      sql`lower(${table.actorName} || ' ' || coalesce(${table.entityName}, '') || ' ' || coalesce(${table.companyName}, '') || ' ' || ${table.action}) gin_trgm_ops`,
+    ),
+  ],
+);
