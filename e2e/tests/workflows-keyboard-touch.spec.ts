@@ -127,7 +127,8 @@ test.describe('the Workflows page on a phone', () => {
     const actions = (name: string) => page.getByRole('button', { name: `Actions for ${name}` });
     const menu = (name: string) => page.getByRole('menu', { name: `Actions for ${name}` });
     await actions('Tapped').tap();
-    await expect(menu('Tapped').getByRole('menuitem')).toHaveText(['Open', 'Edit', 'Download', 'Delete']);
+    // History: the company head holds VIEW_AUDIT_LOG.
+    await expect(menu('Tapped').getByRole('menuitem')).toHaveText(['Open', 'Edit', 'Download', 'Delete', 'History']);
 
     // Download: the file, as the download dialog names it.
     await menu('Tapped').getByRole('menuitem', { name: 'Download' }).tap();

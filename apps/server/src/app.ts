@@ -71,9 +71,14 @@ export type AppOptions = {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * False only to measure what the audit log costs (bench/audit-cost.ts): routes run without their
+   * transaction and record. Never from configuration: an installation always records.
+   */
+  recordAudit?: boolean;
 };
 
-export async function buildApp({ config, database, logger }: AppOptions) {
+export async function buildApp({ config, database, logger, recordAudit = true }: AppOptions) {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, serializers: loggerSerializers, stream: createLogDestination() },
     logController: new RequestLog(),
@@ -157,7 +162,7 @@ export async function buildApp({ config, database, logger }: AppOptions) {
     openPrefixes: ['/api/docs', '/api/openapi.json', '/api/health'],
   });
   registerOnRequest(app, [setSecurityHeaders, checkAccess]);
-  registerAudit(app, { unit, write: insertAuditEntries, log: app.log });
+  registerAudit(app, { unit, write: insertAuditEntries, record: recordAudit });
   const audit = createAuditService({ db });
 
   // The live channel (LIVE.md): STOMP over the API's port, the rules in modules/events.

@@ -1,8 +1,8 @@
 /** The whole database schema, as Drizzle and drizzle-kit see it. */
 export * from './schema/activities';
-export * from './schema/audit';
-export * from './schema/api-tokens';
 export * from './schema/activity';
+export * from './schema/api-tokens';
+export * from './schema/audit';
 export * from './schema/companies';
 export * from './schema/departments';
 export * from './schema/execution-logs';

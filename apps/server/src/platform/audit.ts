@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { type AuditAction, type AuditChange, auditEntityType } from '@opsdeck/contract/audit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Tx } from '../db/client';
 import { header, type RequestAuth, requireAuth } from './access';
 import { diffChanges, nameOf, safeChange } from './audit-changes';
@@ -181,9 +181,14 @@ async function loadQuietly(load: Load, request: FastifyRequest): Promise<unknown
 
 export function registerAudit(
   app: FastifyInstance,
-  options: { unit: UnitOfWork; write: AuditWriter; log: FastifyBaseLogger },
+  options: {
+    unit: UnitOfWork;
+    write: AuditWriter;
+    /** False: declarations are still required, but nothing is recorded (a benchmark's baseline). */
+    record?: boolean;
+  },
 ) {
-  const { unit, write } = options;
+  const { unit, write, record = true } = options;
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api') || route.config?.skipAppKey) return;
@@ -196,7 +201,7 @@ export function registerAudit(
       }
       return;
     }
-    if (declaration.kind === 'action') route.handler = auditedHandler(route.handler, declaration);
+    if (declaration.kind === 'action' && record) route.handler = auditedHandler(route.handler, declaration);
   });
 
   function auditedHandler(

@@ -8,31 +8,33 @@ import { tokenWithEveryAuthority } from '../../test/sign-in';
 // A CSV export of 100,000 rows (docs/csv-export.md) streams in constant memory: the server reads
 // the users list a page at a time and writes each page out before reading further, so the heap
 // (server and test share this process) grows by a few pages, not by the 100,000 rows.
+// On PostgreSQL only (the suite's PostgreSQL run): seeding 100,000 users into PGlite's trigram
+// indexes takes a minute of the test suite's budget, and the reader is the same on both.
 
 const USERS = 100_000;
 /** Holding the rows would take far more: 100,000 users as objects are well over 100 MB. */
 const HEAP_GROWTH_MAX = 48 * 1024 * 1024;
 
-let t: TestApp;
-let company: TestCompany;
-let token: string;
+describe.runIf(process.env.TEST_DB === 'postgres')('a CSV export of 100,000 users', () => {
+  let t: TestApp;
+  let company: TestCompany;
+  let token: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  company = await createCompany(t.database.db, { name: 'Export Scale' });
-  token = await tokenWithEveryAuthority(t, company);
-  await t.database.db.execute(sql`
-    insert into users (tenant_id, company_id, first_name, last_name, email_address, archived, created_at)
-    select ${company.tenantId}::uuid, ${company.id},
-      case when i % 1000 = 0 then '=cmd' else (array['Ana','Bo','Cy','Di','Ed'])[1 + i % 5] end,
-      'Scale ' || i, 'export' || i || '@scale.test', false, ${Date.now()}
-    from generate_series(1, ${USERS}) as i`);
-}, 120_000);
-afterAll(async () => {
-  await t.close();
-});
+  beforeAll(async () => {
+    t = await startTestApp();
+    company = await createCompany(t.database.db, { name: 'Export Scale' });
+    token = await tokenWithEveryAuthority(t, company);
+    await t.database.db.execute(sql`
+      insert into users (tenant_id, company_id, first_name, last_name, email_address, archived, created_at)
+      select ${company.tenantId}::uuid, ${company.id},
+        case when i % 1000 = 0 then '=cmd' else (array['Ana','Bo','Cy','Di','Ed'])[1 + i % 5] end,
+        'Scale ' || i, 'export' || i || '@scale.test', false, ${Date.now()}
+      from generate_series(1, ${USERS}) as i`);
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+  });
 
-describe('a CSV export of 100,000 users', () => {
   it('streams every row while the heap stays flat', { timeout: 120_000 }, async () => {
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();
@@ -41,7 +43,7 @@ describe('a CSV export of 100,000 users', () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, 20);
-    const response = await fetch(`${t.baseUrl}/api/user/get-user-list?format=csv&sort=email,asc`, {
+    const response = await fetch(`${t.baseUrl}/api/user/get-user-list?format=csv`, {
       headers: { [HEADERS.appKey]: CONSOLE_APP_KEY, [HEADERS.authToken]: token },
     });
     expect(response.status).toBe(200);

@@ -2,7 +2,7 @@ import type { AuditAction } from '@opsdeck/contract/audit';
 import { Ok } from '@opsdeck/contract/auth';
 import type { Authority } from '@opsdeck/contract/authorities';
 import { ListFormatQuery } from '@opsdeck/contract/paging';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import { access, type RequestAuth, requireAuth } from './access';
 import { type AuditDeclaration, audit } from './audit';
@@ -89,10 +89,10 @@ export function resourceRoutes<Row, Create, Update = Create>(
   });
   const idOf = (request: { params: unknown }) => (request.params as { id: number }).id;
   // The row as `get` answers it, read before and after an update or a delete for the record's changes.
-  const read = service.get;
-  const load = read && ((request: FastifyRequest) => read(requireAuth(request), idOf(request)));
-  const recorded = (verb: 'create' | 'update' | 'delete') =>
-    audit.action(`${resource.entity}.${verb}` as AuditAction, verb === 'create' || !load ? {} : { load });
+  const recorded = (verb: 'create' | 'update' | 'delete') => {
+    const action = `${resource.entity}.${verb}` as AuditAction;
+    return verb === 'create' || !service.get ? audit.action(action) : audit.of(action, service.get);
+  };
 
   if (resource.list && service.list) {
     const list = service.list;

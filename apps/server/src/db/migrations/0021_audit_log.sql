@@ -38,3 +38,10 @@ CREATE TRIGGER "audit_log_append_only" BEFORE UPDATE OR DELETE ON "audit_log"
   FOR EACH ROW EXECUTE FUNCTION "audit_log_append_only"();--> statement-breakpoint
 CREATE TRIGGER "audit_log_no_truncate" BEFORE TRUNCATE ON "audit_log"
   FOR EACH STATEMENT EXECUTE FUNCTION "audit_log_append_only"();
+--> statement-breakpoint
+-- The company administrators' built-in roles of companies made before this version read their
+-- company's audit log too (new companies get it from the role's definition).
+INSERT INTO "authorities" ("key", "title") VALUES ('VIEW_AUDIT_LOG', 'View audit log') ON CONFLICT DO NOTHING;--> statement-breakpoint
+INSERT INTO "role_authorities" ("role_id", "authority_key")
+  SELECT "id", 'VIEW_AUDIT_LOG' FROM "roles" WHERE "built_in" = 'COMPANY_ADMINISTRATOR'
+  ON CONFLICT DO NOTHING;

@@ -258,11 +258,7 @@ describe('who reads the log', () => {
 describe('every write route says what it records', () => {
   it('refuses to start with a write route that declares no audit action', async () => {
     const app = Fastify();
-    registerAudit(app, {
-      unit: createUnitOfWork(t.database.db),
-      write: async () => {},
-      log: app.log,
-    });
+    registerAudit(app, { unit: createUnitOfWork(t.database.db), write: async () => {} });
     const register = async () => {
       app.post('/api/forgotten', { config: { access: access.session } }, async () => ({ ok: true }));
       await app.ready();
@@ -272,7 +268,7 @@ describe('every write route says what it records', () => {
 
   it('accepts a write route that says why it records nothing', async () => {
     const app = Fastify();
-    registerAudit(app, { unit: createUnitOfWork(t.database.db), write: async () => {}, log: app.log });
+    registerAudit(app, { unit: createUnitOfWork(t.database.db), write: async () => {} });
     app.post('/api/search', { config: { access: access.session, audit: audit.none('a read') } }, async () => ({
       ok: true,
     }));

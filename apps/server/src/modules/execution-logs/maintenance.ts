@@ -49,7 +49,8 @@ export function startLogMaintenance(options: {
     }
     if (audit) {
       const deleted = await deleteAuditBefore(db, now() - audit.retentionDays * 86_400_000);
-      if (deleted > 0) log.info({ deleted, retentionDays: audit.retentionDays }, 'audit records past their retention deleted');
+      if (deleted > 0)
+        log.info({ deleted, retentionDays: audit.retentionDays }, 'audit records past their retention deleted');
     }
   }
 

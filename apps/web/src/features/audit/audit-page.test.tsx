@@ -2,7 +2,7 @@ import type { AuditRecord } from '@opsdeck/contract/audit';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProfileContext } from '../../lib/profile-context';
 import { buildUser } from '../../test/builders';
 import { buildProfile, fakeApi, type RecordedCall } from '../../test/fake-api';
@@ -131,7 +131,7 @@ describe('audit page', () => {
     expect(cells(rowsOf()[1]!)[2]).toBe('Provider');
   });
 
-  it('puts the action, the entity type and the person into the URL and the request, from page 1', async () => {
+  it('puts the action and the entity type into the URL and the request, from page 1', async () => {
     const { calls, user } = renderPage({ path: '/dashboard/management/audit?page=3' });
     await waitFor(() => expect(rowsOf()).toHaveLength(2));
     expect(lastQuery(calls, AUDIT).page).toBe('3');
@@ -146,17 +146,20 @@ describe('audit page', () => {
     // The action chosen is one of the user's: it stays.
     expect(lastQuery(calls, AUDIT).action).toBe('user.update');
 
-    // The users list is read when the person select opens.
-    expect(callsTo(calls, USERS)).toHaveLength(0);
-    await pick(user, 'Person', 'Ada Byron');
-    await waitFor(() => expect(lastQuery(calls, AUDIT).actor).toBe('12'));
-    expect(location().get('actor')).toBe('12');
-
     // Another type drops an action of another type.
     await pick(user, 'Entity type', 'Role');
     await waitFor(() => expect(lastQuery(calls, AUDIT).entityType).toBe('role'));
     expect(lastQuery(calls, AUDIT).action).toBeUndefined();
     expect(location().has('action')).toBe(false);
+  });
+
+  it('reads the users for the person filter once it opens, and filters by the user picked', async () => {
+    const { calls, user } = renderPage();
+    await waitFor(() => expect(rowsOf()).toHaveLength(2));
+    expect(callsTo(calls, USERS)).toHaveLength(0);
+    await pick(user, 'Person', 'Ada Byron');
+    await waitFor(() => expect(lastQuery(calls, AUDIT)).toEqual({ page: '1', size: '10', actor: '12' }));
+    expect(location().get('actor')).toBe('12');
   });
 
   it('sends the search and the range of the shared search bar', async () => {
@@ -217,6 +220,37 @@ describe('audit page', () => {
     const second = await screen.findByRole('dialog', { name: 'Role created: Role Operators' });
     expect(within(second).getByText('This action changed no fields.')).toBeTruthy();
     expect(within(second).getByText('API token')).toBeTruthy();
+  });
+
+  it('downloads the filter as CSV through the shared button, without paging', async () => {
+    const spies = [
+      vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:console/1'),
+      vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {}),
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {}),
+    ];
+    try {
+      const { calls, user } = renderPage({
+        path: '/dashboard/management/audit?action=user.update&entityType=user&entityId=12&page=2',
+        handlers: {
+          [`GET ${AUDIT}`]: (call) =>
+            call.url.includes('format=csv')
+              ? { text: 'id\r\n', headers: { 'Content-Type': 'text/csv' } }
+              : { body: pageOf([renamed]) },
+        },
+      });
+      await waitFor(() => expect(rowsOf()).toHaveLength(1));
+      await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+      await waitFor(() =>
+        expect(lastQuery(calls, AUDIT)).toEqual({
+          action: 'user.update',
+          entityType: 'user',
+          entityId: '12',
+          format: 'csv',
+        }),
+      );
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('reads a record named by the URL that is not on the page', async () => {

@@ -223,9 +223,12 @@ describe('login panel', () => {
     expect(screen.queryByRole('progressbar', { name: 'Strength of the password' })).toBeNull();
 
     await user.type(field, 'password1234');
-    expect(await screen.findByText(/Strength: Weak/)).toBeTruthy();
-    expect(screen.getByText(/similar to a commonly used password/)).toBeTruthy();
-    expect(screen.getByRole('progressbar', { name: 'Strength of the password' }).getAttribute('aria-valuenow')).toBe('25');
+    // The hint follows the typing (debounced): wait for the whole password's judgement.
+    expect(await screen.findByText(/similar to a commonly used password/, {}, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.getByText(/Strength: Weak/)).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Strength of the password' }).getAttribute('aria-valuenow')).toBe(
+      '25',
+    );
     await user.type(screen.getByLabelText(/^Confirm Password/), 'password1234');
     expect(await screen.findByText('This password is too common or easy to guess.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Reset Password' }) as HTMLButtonElement).disabled).toBe(true);
@@ -236,7 +239,7 @@ describe('login panel', () => {
 
     await user.clear(field);
     await user.type(field, 'violet harbour lantern');
-    expect(await screen.findByText(/Strength: Strong/)).toBeTruthy();
+    expect(await screen.findByText(/Strength: Strong/, {}, { timeout: 5_000 })).toBeTruthy();
     await user.clear(screen.getByLabelText(/^Confirm Password/));
     await user.type(screen.getByLabelText(/^Confirm Password/), 'violet harbour lantern');
     await waitForEnabled(screen.getByRole('button', { name: 'Reset Password' }));
