@@ -57,6 +57,15 @@ export async function deleteExpiredSessions(db: Executor, now: number) {
 }
 
 /**
+ * Every authority a user's roles hold now, as an array (empty without a role): the caller's
+ * authorities, for a session and for an API token. Joined through `user_roles` and
+ * `role_authorities` (left joins) and grouped by the user.
+ */
+export const heldAuthorities = sql<
+  string[]
+>`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`;
+
+/**
  * The statements a request runs when its session or tenant is not cached: built once per database
  * and, on PostgreSQL, prepared once per connection under their names (parsed and planned once, not
  * on every call). PGlite runs them as ordinary queries. A name is a contract with the connection:
@@ -72,9 +81,7 @@ export function prepareRequestStatements(db: Db) {
         userId: users.id,
         companyId: users.companyId,
         tenantId: users.tenantId,
-        authorities: sql<
-          string[]
-        >`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`,
+        authorities: heldAuthorities,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))

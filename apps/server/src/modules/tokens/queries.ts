@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import { apiTokens, roleAuthorities, userRoles, users } from '../../db/schema';
+import { heldAuthorities } from '../auth/queries';
 
 /** What a token's owner lists: never the digest. */
 const listed = {
@@ -79,9 +80,7 @@ export function prepareTokenStatements(db: Db) {
         userId: users.id,
         companyId: users.companyId,
         tenantId: users.tenantId,
-        authorities: sql<
-          string[]
-        >`coalesce(array_agg(distinct ${roleAuthorities.authorityKey}) filter (where ${roleAuthorities.authorityKey} is not null), '{}')`,
+        authorities: heldAuthorities,
       })
       .from(apiTokens)
       .innerJoin(users, eq(users.id, apiTokens.userId))

@@ -1,61 +1,23 @@
-import { ActionIcon, Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { CreatedApiToken } from '@opsdeck/contract/tokens';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { ShownOnceModal } from '../../components/shown-once-modal';
 
-/**
- * The token just made, shown this once (only its digest is kept): in this dialog's props alone,
- * never in the URL, the query cache or a log, and gone once the dialog closes. A click beside the
- * dialog does not close it.
- */
+/** The API token just made, shown this once (docs/security.md, API tokens: only its digest is kept). */
 export function CreatedTokenModal({ token, onClose }: { token: CreatedApiToken; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <ShownOnceModal
       title={t('tokens.shownOnceTitle')}
-      centered
-      size="lg"
-      closeOnClickOutside={false}
-      closeButtonProps={{ 'aria-label': t('modal.close') }}
+      warning={t('tokens.shownOnceWarning')}
+      label={t('tokens.tokenOf', { name: token.name })}
+      secret={token.token}
+      copy={t('tokens.copy')}
+      copied={t('tokens.copied')}
+      done={t('tokens.done')}
+      onClose={onClose}
     >
-      <Stack gap="md">
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />}>
-          {t('tokens.shownOnceWarning')}
-        </Alert>
-        <Text size="sm">{t('tokens.howToUse')}</Text>
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput
-            label={t('tokens.tokenOf', { name: token.name })}
-            value={token.token}
-            readOnly
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            onFocus={(event) => event.currentTarget.select()}
-            style={{ flex: 1 }}
-          />
-          <CopyButton value={token.token}>
-            {({ copied, copy }) => (
-              <Tooltip label={copied ? t('tokens.copied') : t('tokens.copy')}>
-                <ActionIcon
-                  size={36}
-                  variant={copied ? 'filled' : 'light'}
-                  color={copied ? 'teal' : undefined}
-                  aria-label={copied ? t('tokens.copied') : t('tokens.copy')}
-                  onClick={copy}
-                >
-                  {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </CopyButton>
-        </Group>
-        <Group justify="flex-end">
-          <Button onClick={onClose} data-autofocus>
-            {t('tokens.done')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      <Text size="sm">{t('tokens.howToUse')}</Text>
+    </ShownOnceModal>
   );
 }
