@@ -1,9 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createUser, TEST_PASSWORD } from '../../../test/factories';
+import { resetKeyOf, waitForMail } from '../../../test/mail';
 import { passwordResetKeys, sessions } from '../../db/schema';
 
 let t: TestApp;
@@ -14,34 +13,12 @@ afterAll(async () => {
   await t.close();
 });
 
-async function waitForMail(to: string, timeoutMs = 5_000): Promise<string> {
-  const outbox = path.join(t.dataDir, 'mail');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const files = await readdir(outbox).catch(() => [] as string[]);
-    for (const file of files) {
-      const text = await readFile(path.join(outbox, file), 'utf8');
-      if (text.includes(`To: ${to}`)) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
-const resetKeyOf = (mail: string) => {
-  // The plain-text part carries the link on a line of its own (quoted-printable may fold it).
-  const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const match = unfolded.match(/http:\/\/console\.opsdeck\.test\/login\?resetPasswordKey=([A-Za-z0-9_%-]+)/);
-  if (!match?.[1]) throw new Error('no reset link in the mail');
-  return decodeURIComponent(match[1]);
-};
-
 /** A new company's employee who asked for a password reset, and the key mailed to them. */
 async function employeeWithResetKey() {
   const company = await createCompany(t.database.db);
   const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
   await t.call(`/api/user/reset-password?u=${encodeURIComponent(user.email)}`);
-  return { user, key: resetKeyOf(await waitForMail(user.email)) };
+  return { user, key: resetKeyOf(await waitForMail(t, user.email)) };
 }
 
 /** Backdates every reset key of the user to have expired a moment ago. */
@@ -226,7 +203,7 @@ describe('password reset', () => {
     expect(unknown.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
 
-    const mail = await waitForMail(user.email);
+    const mail = await waitForMail(t, user.email);
     expect(mail).toContain('Subject: Reset your Opsdeck password');
     const key = resetKeyOf(mail);
 

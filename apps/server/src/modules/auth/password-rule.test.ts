@@ -1,8 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createDepartment, createRole, createUser, type TestCompany } from '../../../test/factories';
+import { resetKeyFor } from '../../../test/mail';
 import { ensureBuiltInRole } from '../roles/queries';
 
 /**
@@ -140,34 +139,12 @@ describe('POST /api/company (the head)', () => {
 });
 
 describe('POST /api/user/reset-password', () => {
-  async function waitForMail(to: string, timeoutMs = 5_000): Promise<string> {
-    const outbox = path.join(t.dataDir, 'mail');
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const files = await readdir(outbox).catch(() => [] as string[]);
-      for (const file of files) {
-        const text = await readFile(path.join(outbox, file), 'utf8');
-        if (text.includes(`To: ${to}`)) return text;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no mail to ${to}`);
-  }
-
-  async function resetKeyFor(email: string) {
-    await t.call(`/api/user/reset-password?u=${encodeURIComponent(email)}`);
-    const unfolded = (await waitForMail(email)).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    const match = unfolded.match(/resetPasswordKey=([A-Za-z0-9_%-]+)/);
-    if (!match?.[1]) throw new Error('no reset link in the mail');
-    return decodeURIComponent(match[1]);
-  }
-
   const reset = (newPassword: string, resetPasswordKey: string) =>
     t.call<ErrorBody>('/api/user/reset-password', { json: { newPassword, resetPasswordKey } });
 
   it('refuses short, long and common passwords, and the key still works for a good one', async () => {
     const user = await createUser(t.database.db, { company: north, role: 'EMPLOYEE' });
-    const key = await resetKeyFor(user.email);
+    const key = await resetKeyFor(t, user.email);
     for (const [label, password, errorKey] of REFUSED) {
       const result = await reset(password, key);
       expect(result.status, label).toBe(400);
@@ -184,7 +161,7 @@ describe('POST /api/user/reset-password', () => {
     const auditor = await createUser(t.database.db, { company: north, authorities: ['ADMIN_ACCESS_LEVEL'] });
     const provider = await createUser(t.database.db, { company: null, role: 'PROVIDER_ADMINISTRATOR' });
     for (const user of [auditor, provider]) {
-      const key = await resetKeyFor(user.email);
+      const key = await resetKeyFor(t, user.email);
       const refused = await reset(NINE, key);
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({
