@@ -16,6 +16,12 @@ describe('what a record says changed', () => {
     ]);
   });
 
+  it('compares the fields both states have on an update: an answer with fewer fields changes nothing by that', () => {
+    expect(diffChanges({ id: 1, name: 'A', authorities: ['X'] }, { id: 1, name: 'B', usedBy: 3 })).toEqual([
+      { field: 'name', before: 'A', after: 'B' },
+    ]);
+  });
+
   it('lists every field of a row created or deleted', () => {
     expect(diffChanges(undefined, { id: 1, name: 'New' })).toEqual([
       { field: 'id', before: null, after: 1 },
@@ -59,9 +65,8 @@ describe('secrets', () => {
   });
 
   it('are listed as changed with their values hidden', () => {
-    expect(diffChanges({ password: null }, { password: 'x', name: 'a' })).toEqual([
+    expect(diffChanges({ password: null, name: 'a' }, { password: 'x', name: 'a' })).toEqual([
       { field: 'password', before: null, after: AUDIT_REDACTED },
-      { field: 'name', before: null, after: 'a' },
     ]);
     expect(safeChange({ field: 'newPassword', before: 'a', after: 'b' })).toEqual({
       field: 'newPassword',

@@ -45,14 +45,21 @@ const isRow = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The fields that differ between two states of a row (either may be absent: a creation has no
- * before, a deletion no after), top-level fields only, nested values compared whole. Secrets are
+ * before, a deletion no after; an update compares the fields both have), top-level fields only,
+ * nested values compared whole. Secrets are
  * redacted; a secret field that changed is still listed (a password was set), its values hidden.
  */
 export function diffChanges(before: unknown, after: unknown): AuditChange[] {
   const was = isRow(before) ? before : {};
   const now = isRow(after) ? after : {};
   const changes: AuditChange[] = [];
-  for (const field of new Set([...Object.keys(was), ...Object.keys(now)])) {
+  // An update compares the fields both states have: an answer that carries fewer or more fields
+  // than the row read before it (a create's answer, a list's row) changes none by that alone.
+  const fields =
+    isRow(before) && isRow(after)
+      ? Object.keys(now).filter((field) => field in was)
+      : [...Object.keys(was), ...Object.keys(now)];
+  for (const field of fields) {
     if (NOT_RECORDED.has(field)) continue;
     const a = was[field] ?? null;
     const b = now[field] ?? null;

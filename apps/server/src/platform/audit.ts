@@ -215,7 +215,8 @@ export function registerAudit(
           return trails.run(trail, async () => {
             const before = declaration.load ? await loadQuietly(declaration.load, request) : undefined;
             const answer = await handler.call(this, request, reply);
-            const after = declaration.load ? await loadQuietly(declaration.load, request) : undefined;
+            // The row the handler answered is the row after; read again only when it answered none.
+            const after = declaration.load && !isRow(answer) ? await loadQuietly(declaration.load, request) : undefined;
             await write(tx, entriesOf(request, declaration.action, trail, before, after ?? answer));
             return answer;
           });
