@@ -18,7 +18,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async
         description:
           "A company's staff see their company's records; the provider every company's and its own, or one company's with " +
           'X-Tenant-Id. `search` looks in the actor, entity and company names and the action. The total counts at most ' +
-          '10,000 matches (`totalCapped` past it). With `format=csv`: every matching record as an RFC 4180 `text/csv` ' +
+          '10,000 matches, 1,000 with `search` (`totalCapped` past it). With `format=csv`: every matching record as an RFC 4180 `text/csv` ' +
           'attachment (times in ISO 8601 UTC, the changes as JSON, formula cells neutralised).',
         querystring: AuditQuery,
         response: { 200: AuditRecordPage },

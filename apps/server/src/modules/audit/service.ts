@@ -9,6 +9,11 @@ import * as q from './queries';
 
 /** A page counts at most this many matches; past it, the total says "more than" (`totalCapped`). */
 export const AUDIT_COUNT_CAP = 10_000;
+/**
+ * A word search counts fewer: each match is a row read from the table (the trigram index cannot
+ * answer alone), so 10,000 matches of a common word cost half a second (docs/performance.md).
+ */
+export const AUDIT_SEARCH_COUNT_CAP = 1_000;
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
@@ -23,14 +28,15 @@ export function createAuditService(deps: { db: Db }) {
   async function page(auth: RequestAuth, query: AuditQuery): Promise<Page<AuditRecord>> {
     const scope = scopeOf(auth);
     const offset = (query.page - 1) * query.size;
+    const cap = query.search ? AUDIT_SEARCH_COUNT_CAP : AUDIT_COUNT_CAP;
     const [rows, counted] = await Promise.all([
       q.findAuditPage(db, scope, query, offset, query.size),
-      q.countAudit(db, scope, query, AUDIT_COUNT_CAP + 1),
+      q.countAudit(db, scope, query, cap + 1),
     ]);
-    const capped = counted > AUDIT_COUNT_CAP;
+    const capped = counted > cap;
     return {
       items: rows.map(q.toAuditRecord),
-      total: capped ? AUDIT_COUNT_CAP : counted,
+      total: capped ? cap : counted,
       ...(capped ? { totalCapped: true as const } : {}),
       page: query.page,
       size: query.size,
