@@ -167,7 +167,9 @@ function firstId(...values: unknown[]): string | null {
   return null;
 }
 
-const field = (row: unknown, name: string) => (isRow(row) ? row[name] : undefined);
+/** A field of a row, or of a request's params, query or body (which may have no prototype). */
+const field = (row: unknown, name: string) =>
+  typeof row === 'object' && row !== null && !Array.isArray(row) ? (row as Record<string, unknown>)[name] : undefined;
 
 /** Reads the row, or undefined where it is not there (yet, or any more). */
 async function loadQuietly(load: Load, request: FastifyRequest): Promise<unknown> {
@@ -273,11 +275,19 @@ export function registerAudit(
         : ((field(now, 'tenantId') ?? field(was, 'tenantId') ?? auth?.tenantId ?? null) as string | null);
     const origin = originOf(request);
     const at = Date.now();
+    const entityType = auditEntityType(action);
     const main: AuditEntry = {
       at,
       action,
-      entityType: auditEntityType(action),
-      entityId: firstId(note.entityId, field(request.params, 'id'), field(now, 'id'), field(was, 'id')),
+      entityType,
+      entityId: firstId(
+        note.entityId,
+        field(request.params, 'id'),
+        field(request.params, `${entityType}Id`),
+        field(now, 'id'),
+        field(was, 'id'),
+        field(request.body, `${entityType}Id`),
+      ),
       entityName: note.entityName ?? nameOf(now) ?? nameOf(was),
       tenantId,
       companyName: note.companyName ?? null,
