@@ -243,6 +243,7 @@ export function AuditPage() {
           columns={auditColumns(t, showsCompany)}
           rows={rows}
           total={list.data?.total ?? 0}
+          totalCapped={list.data?.totalCapped}
           rowKey={(row) => row.id}
           label={t('audit.tableLabel')}
           emptyText={t('audit.empty')}
