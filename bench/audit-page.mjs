@@ -25,7 +25,7 @@
 // fail the run (exit code 1, after the last scenario). Everything it starts is killed when it exits.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { loadAverage, openLoop, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
+import { loadAverage, median, ms, once, openLoop, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
 import { AGENT_SECRET, options, serverNodeArgs, table } from './live-lib.mjs';
 
 const args = options({
@@ -49,26 +49,6 @@ const base = `http://127.0.0.1:${args.port}`;
 const failures = [];
 /** Whether `--only` (texts separated by |) takes the scenario of this name. */
 const wanted = (/** @type {string} */ name) => args.only.split('|').some((part) => name.includes(part));
-
-/** The answer to one request, and how long it took. */
-async function once(/** @type {string} */ url, /** @type {Record<string, string>} */ headers) {
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  /** @type {any} */
-  let body = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body, ms };
-}
-
-const ms = (/** @type {number} */ value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-const median = (/** @type {number[]} */ values) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const commit = spawnSync('git', ['log', '-1', '--format=%h %cd', '--date=format:%Y-%m-%d %H:%M'], {
   cwd: root,

@@ -454,3 +454,26 @@ export async function openLoopScenario({
       `${bad > 0 ? `   FAILED: ${bad}` : ''}`,
   );
 }
+
+/** The answer to one GET (its JSON, else its text) and how long it took, in ms. */
+export async function once(/** @type {string} */ url, /** @type {Record<string, string>} */ headers) {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  /** @type {any} */
+  let body = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body, ms };
+}
+
+/** Milliseconds as a table shows them: whole from 100, else one decimal. */
+export const ms = (/** @type {number} */ value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+/** The middle value (the upper of the two middle ones for an even count). */
+export const median = (/** @type {number[]} */ values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

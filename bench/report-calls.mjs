@@ -28,7 +28,19 @@
 // 'search|page 500'`, `--only "metrics, month admin"`). Answers other than 2xx, answers that differ from the GROUP BY, or a CSV short of its rows fail the run
 // (exit code 1, after the last scenario). Everything it starts is killed when it exits.
 import { spawnSync } from 'node:child_process';
-import { loadAverage, openLoop, processState, root, signedInHeaders, startOf, startServer, waitFor } from './lib.mjs';
+import {
+  loadAverage,
+  median,
+  ms,
+  once,
+  openLoop,
+  processState,
+  root,
+  signedInHeaders,
+  startOf,
+  startServer,
+  waitFor,
+} from './lib.mjs';
 import { AGENT_SECRET, options, serverNodeArgs, table } from './live-lib.mjs';
 
 const args = options({
@@ -79,25 +91,6 @@ function reportSql(command, input = {}) {
   return JSON.parse(lines.at(-1) ?? '{}');
 }
 
-/** The answer to one request, and how long it took. */
-async function once(/** @type {string} */ url, /** @type {Record<string, string>} */ headers) {
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  /** @type {any} */
-  let body = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body, ms };
-}
-
-const ms = (/** @type {number} */ value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-const median = (/** @type {number[]} */ values) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) => JSON.stringify(a) === JSON.stringify(b);
 
 // ----- the plan, and the plain GROUP BYs, straight on the database --------------------------------
