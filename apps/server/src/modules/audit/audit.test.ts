@@ -90,6 +90,22 @@ describe('a change and its record', () => {
     expect(one.body).toEqual(update);
   });
 
+  it("records a user's edit with the fields as they were before it, read by the service itself", async () => {
+    const user = await createUser(t.database.db, { company: north });
+    const role = await createRole(northHead.token, 'Edited staff');
+    const edited = await t.call(`/api/user/updateUser/${user.id}`, {
+      method: 'PUT',
+      token: northHead.token,
+      json: { firstName: 'Edited', lastName: 'Person', groups: [role.id] },
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+
+    const [update] = (await records(northHead.token, { action: 'user.update', entityId: user.id })).items;
+    expect(update).toMatchObject({ entityType: 'user', entityId: String(user.id), entityName: 'Edited Person' });
+    expect(update!.changes).toContainEqual({ field: 'firstName', before: 'Test', after: 'Edited' });
+    expect(update!.changes).toContainEqual({ field: 'displayGroups', before: 'Employee', after: 'Edited staff' });
+  });
+
   it('leaves no record of a write that fails', async () => {
     await createRole(northHead.token, 'Only once');
     const before = (await records(northHead.token, { action: 'role.create' })).total;
@@ -252,6 +268,23 @@ describe('who reads the log', () => {
     );
     expect(lines.length - 1).toBe((await records(northHead.token, { action: 'role.create' })).total);
     expect(lines[1]).toContain('Filter B');
+  });
+
+  it('counts a word search only ten pages past the page asked for', async () => {
+    const before = (await records(southHead.token, { action: 'role.create' })).total;
+    for (let k = 1; k <= 25; k += 1) await createRole(southHead.token, `Windowed ${k}`);
+    const first = await records(southHead.token, { search: 'windowed', size: 2, page: 1 });
+    expect(first).toMatchObject({ total: 20, totalCapped: true });
+    expect(first.items.map((record) => record.entityName)).toEqual(['Windowed 25', 'Windowed 24']);
+    expect(await records(southHead.token, { search: 'windowed', size: 2, page: 3 })).toMatchObject({
+      total: 24,
+      totalCapped: true,
+    });
+    const last = await records(southHead.token, { search: 'windowed', size: 2, page: 10 });
+    expect(last.total).toBe(25);
+    expect(last.totalCapped).toBeUndefined();
+    // Other filters count up to 10,000.
+    expect((await records(southHead.token, { action: 'role.create', size: 2 })).total).toBe(before + 25);
   });
 });
 

@@ -85,7 +85,7 @@ export const roleRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async 
   app.put(
     '/usergroup/:id',
     {
-      config: { access: access.anyOf('EDIT_ROLE'), audit: audit.of('role.update', roles.get) },
+      config: { access: access.anyOf('EDIT_ROLE'), audit: audit.action('role.update') },
       schema: {
         tags,
         summary: 'Rename a role and set its authorities (newAuthorityName is the full new list)',

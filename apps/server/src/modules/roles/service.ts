@@ -2,6 +2,7 @@ import { AUTHORITY_KEYS, type Authority } from '@opsdeck/contract/authorities';
 import type { AuthorityItem, CreateRole, Role, UpdateRole } from '@opsdeck/contract/roles';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { currentAudit } from '../../platform/audit';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { conflict, forbidden, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
@@ -131,11 +132,13 @@ export function createRolesService(deps: { db: Db; events: EventBus }) {
      * or be removed, but not be added.
      */
     async update(caller: RequestAuth, id: number, body: UpdateRole): Promise<Role> {
-      const role = await requireRole(caller, id);
-      if (role.isProtected || role.builtIn !== null) throw conflict('ERROR_ROLE_PROTECTED');
+      const role = await this.get(caller, id);
+      // The role as it was is the audit record's before (the route reads it no second time).
+      currentAudit()?.describe({ before: role });
+      if (!role.editable) throw conflict('ERROR_ROLE_PROTECTED');
       const name = body.name.trim();
       const keys = unique(body.newAuthorityName);
-      const current = new Set((await q.listRoleAuthorities(db, [id])).map((row) => row.key));
+      const current = new Set(role.authorities.map((authority) => authority.key));
       checkGrant(
         caller,
         keys.filter((key) => !current.has(key)),

@@ -148,7 +148,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
   app.put(
     '/user/updateUser/:id',
     {
-      config: { access: access.anyOf('EDIT_USER'), audit: audit.of('user.update', users.get) },
+      config: { access: access.anyOf('EDIT_USER'), audit: audit.action('user.update') },
       schema: {
         tags,
         summary: 'Update names, department and roles of a user',

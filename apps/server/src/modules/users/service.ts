@@ -5,6 +5,7 @@ import type { RegisterUser, UpdateUser, User, UserListQuery, UserSortField } fro
 import { and, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
+import { currentAudit } from '../../platform/audit';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import type { EventBus, Resource } from '../../platform/events';
@@ -240,9 +241,10 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
 
   /** PUT /api/user/updateUser/{id}: names, department and roles; e-mail and company are read-only. */
   async function update(caller: RequestAuth, id: number, body: UpdateUser): Promise<User> {
-    const user = await q.findUser(db, scopeOf(caller), id);
-    if (!user) throw notFound('ERROR_USER_NOT_EXIST');
-    const previous = await q.roleIdsOf(db, id);
+    const user = await get(caller, id);
+    // The user as they were is the audit record's before (the route reads them no second time).
+    currentAudit()?.describe({ before: user });
+    const previous = user.groups.map((group) => group.id);
     const { roleIds: groups } = await checkAssignment(
       caller,
       user.tenantId,
