@@ -1,9 +1,11 @@
 import type { AuditRecord } from '@opsdeck/contract/audit';
+import { AUTHORITY_KEYS } from '@opsdeck/contract/authorities';
 import type { Page } from '@opsdeck/contract/paging';
 import type { Role } from '@opsdeck/contract/roles';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createUser, type TestCompany } from '../../../test/factories';
 import { signInCompanyHead, tokenFor } from '../../../test/sign-in';
@@ -234,10 +236,21 @@ describe('who reads the log', () => {
     expect(picked.items.every((record) => record.tenantId === south.tenantId)).toBe(true);
   });
 
-  it('refuses a user without VIEW_AUDIT_LOG', async () => {
-    const token = await tokenFor(t, north, ['VIEW_USER', 'VIEW_ROLE', 'EDIT_ROLE']);
-    expect((await t.call('/api/audit', { token })).status).toBe(403);
-    expect((await t.call('/api/audit/1', { token })).status).toBe(403);
+  it('refuses a user without VIEW_AUDIT_LOG, and hides a record from another company', async () => {
+    const role = await createRole(northHead.token, 'Walled');
+    const [record] = (await records(northHead.token, { action: 'role.create', entityId: role.id })).items;
+    const endpoints: Endpoint[] = [
+      { method: 'GET', path: '/api/audit', authorities: ['VIEW_AUDIT_LOG'] },
+      { method: 'GET', path: '/api/audit?format=csv', authorities: ['VIEW_AUDIT_LOG'] },
+      { method: 'GET', path: `/api/audit/${record!.id}`, authorities: ['VIEW_AUDIT_LOG'] },
+    ];
+    await expectRefusedWithoutAuthority(t, north, endpoints);
+    const southAll = await tokenFor(
+      t,
+      south,
+      AUTHORITY_KEYS.filter((key) => key !== 'ADMIN_ACCESS_LEVEL'),
+    );
+    await expectHiddenFromOtherTenant(t, southAll, north.tenantId, endpoints.slice(2));
   });
 
   it('filters by action, person, entity and time, pages newest first, and exports CSV', async () => {
