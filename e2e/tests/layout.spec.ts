@@ -122,6 +122,28 @@ test.describe('at 360 px', () => {
     await expect(headers.filter({ hasText: 'Company' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Create user' })).toBeVisible();
   });
+
+  test('the audit log and a record of it fit the width', async ({ page }) => {
+    await signIn(page, USERS.admin.email);
+    await page.goto('/dashboard/management/audit');
+    const first = page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1);
+    await expect(first).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await first.click();
+    const view = page.getByRole('dialog');
+    await expect(view).toBeVisible();
+    const box = (await view.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+  });
+
+  test('the API tokens page fits the width with its create button', async ({ page }) => {
+    await signIn(page, USERS.admin.email);
+    await page.goto('/dashboard/profile/tokens');
+    await expect(page.getByRole('table', { name: 'API tokens' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('button', { name: /create token/i })).toBeVisible();
+  });
 });
 
 test.describe('keyboard', () => {
