@@ -44,6 +44,9 @@ import { tokenRoutes } from './modules/tokens/routes';
 import { createTokensService } from './modules/tokens/service';
 import { userRoutes } from './modules/users/routes';
 import { createUsersService } from './modules/users/service';
+import { webhookRoutes } from './modules/webhooks/routes';
+import { createWebhookSender } from './modules/webhooks/sender';
+import { createWebhooksService } from './modules/webhooks/service';
 import { widgetRoutes } from './modules/widgets/routes';
 import { createWidgetsService } from './modules/widgets/service';
 import { workflowRoutes } from './modules/workflows/routes';
@@ -124,7 +127,13 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
     : createLocalBackplane(instanceId);
   const auth = createAuthService({ db, config, mailer, log: app.log, events });
   const tokens = createTokensService({ db, events, log: app.log });
-  const users = createUsersService({ db, events });
+  // Webhooks (docs/webhooks.md): the areas write events to the outbox in their change's transaction;
+  // the sender delivers them.
+  const outbound = { allowLoopback: config.webhookAllowLoopback };
+  const webhookSender = createWebhookSender({ db: database.db, log: app.log, outbound, mailer });
+  const webhooks = createWebhooksService({ db, outbound, afterCommit: unit.afterCommit, kick: webhookSender.kick });
+  const { outbox } = webhooks;
+  const users = createUsersService({ db, events, outbox });
   const companies = createCompaniesService({ db, events });
   const departments = createDepartmentsService({ db, events });
   const roles = createRolesService({ db, events });
@@ -135,9 +144,9 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   const widgets = createWidgetsService({ db });
   // Licence files are signed with it (docs/licensing.md); made in DATA_DIR on first start.
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
-  const licenses = createLicensesService({ db, events });
-  const accounts = createAccountsService({ db, signing, events });
-  const workflows = createWorkflowsService({ db, events });
+  const licenses = createLicensesService({ db, events, outbox });
+  const accounts = createAccountsService({ db, signing, events, outbox });
+  const workflows = createWorkflowsService({ db, events, outbox });
   const executionLogs = createExecutionLogsService({ db, events, retentionDays: config.executionLogRetentionDays });
   const reports = createReportsService({ db, events, retentionDays: config.executionLogRetentionDays });
   const activity = createActivityService({ db, log: app.log });
@@ -188,7 +197,11 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   app.addHook('preClose', async () => {
     await stomp.close();
   });
+  app.addHook('onReady', async () => {
+    webhookSender.start();
+  });
   app.addHook('onClose', async () => {
+    await webhookSender.stop();
     // The spans of the agents the closing sockets took away are closed before the database goes.
     await activity.stop();
     await logMaintenance.stop();
@@ -206,6 +219,7 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
       await api.register(authRoutes, { auth });
       await api.register(auditRoutes, { audit });
       await api.register(tokenRoutes, { tokens });
+      await api.register(webhookRoutes, { webhooks });
       await api.register(userRoutes, { users });
       await api.register(companyRoutes, { companies });
       await api.register(departmentRoutes, { departments });
@@ -246,6 +260,8 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
       activity,
       reports,
       logMaintenance,
+      webhooks,
+      webhookSender,
     },
   });
 }

@@ -33,6 +33,7 @@ const Env = z.object({
   EXECUTION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(8).max(36_500).default(400),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(730),
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['0', '1']).optional(),
 });
 
 export type Config = {
@@ -74,6 +75,11 @@ export type Config = {
   activityRetentionDays: number;
   /** Audit records are kept this many days (at least 30: the database refuses younger deletions; docs/audit.md). */
   auditRetentionDays: number;
+  /**
+   * WEBHOOK_ALLOW_LOOPBACK=1: webhook endpoints may be `http://` on a loopback address (tests, the
+   * demo). Otherwise only `https://` to public addresses (docs/webhooks.md, "Safety").
+   */
+  webhookAllowLoopback: boolean;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -120,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     executionLogRetentionDays: parsed.EXECUTION_LOG_RETENTION_DAYS,
     activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
+    webhookAllowLoopback: parsed.WEBHOOK_ALLOW_LOOPBACK === '1',
   };
 }

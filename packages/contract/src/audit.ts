@@ -69,6 +69,11 @@ export const AUDIT_ACTIONS = [
   'agent.terminate',
   'token.create',
   'token.revoke',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.test',
+  'webhook.redeliver',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -79,6 +79,7 @@ export const AUTHORITIES = {
   EXPORT_LICENSE_FILE: 'Export license file',
   // Audit
   VIEW_AUDIT_LOG: 'View audit log',
+  MANAGE_WEBHOOKS: 'Manage webhooks',
   // Levels
   ADMIN_ACCESS_LEVEL: 'Admin access level',
   COMPANY_ACCESS_LEVEL: 'Company access level',

@@ -15,6 +15,7 @@ export const AUTHORITY_GROUPS = [
   'activities',
   'reports',
   'audit',
+  'integrations',
   'pages',
   'levels',
 ] as const;
@@ -76,6 +77,7 @@ export const AUTHORITY_GROUP_OF: Record<Authority, AuthorityGroup> = {
   DELETE_LICENSE_KEY: 'licensing',
   EXPORT_LICENSE_FILE: 'licensing',
   VIEW_AUDIT_LOG: 'audit',
+  MANAGE_WEBHOOKS: 'integrations',
   ACCESS_COMPANY_TAB: 'companies',
   VIEW_COMPANY: 'companies',
   CREATE_COMPANY: 'companies',

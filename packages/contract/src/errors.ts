@@ -157,6 +157,18 @@ export const ERROR_MESSAGES = {
   ERROR_API_TOKEN_SCOPE_NOT_HELD: 'A token can only carry authorities you hold.',
   ERROR_API_TOKEN_NOT_EXIST: 'The API token does not exist.',
   ERROR_API_TOKEN_SESSION_REQUIRED: 'API tokens are managed from a signed-in session, not with a token.',
+  // Webhooks (docs/webhooks.md)
+  ERROR_WEBHOOK_URL_REQUIRED: 'Endpoint URL is required.',
+  ERROR_WEBHOOK_URL_TOO_LONG: 'Endpoint URL must be at most 2048 characters.',
+  ERROR_WEBHOOK_URL_INVALID: 'Endpoint URL must be an https:// address without user name or password.',
+  ERROR_WEBHOOK_URL_FORBIDDEN: 'Endpoint URL points to a private, loopback, link-local or metadata address.',
+  ERROR_WEBHOOK_EVENTS_REQUIRED: 'Choose at least one event.',
+  ERROR_WEBHOOK_EVENT_INVALID: 'An event is not a known event type.',
+  ERROR_WEBHOOK_DESCRIPTION_TOO_LONG: 'Description must be at most 1024 characters.',
+  ERROR_WEBHOOK_LIMIT: 'A company may have at most 20 webhook endpoints.',
+  ERROR_WEBHOOK_NOT_EXIST: 'The webhook endpoint does not exist.',
+  ERROR_WEBHOOK_DISABLED: 'The endpoint is disabled: enable it to send it a test event.',
+  ERROR_WEBHOOK_DELIVERY_NOT_EXIST: 'The webhook delivery does not exist.',
   // User
   ERROR_USER_EMAIL_ALREADY_USED: 'This e-mail address is already used.',
   ERROR_USER_FIRST_NAME_REQUIRED: 'First name is required.',

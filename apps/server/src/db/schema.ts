@@ -13,5 +13,6 @@ export * from './schema/schedules';
 export * from './schema/statuses';
 export * from './schema/tasks';
 export * from './schema/users';
+export * from './schema/webhooks';
 export * from './schema/widgets';
 export * from './schema/workflows';

@@ -77,7 +77,17 @@ export function safeChange(change: AuditChange): AuditChange {
 }
 
 /** The fields a row is called by, in order of preference. */
-const NAME_FIELDS = ['completeName', 'name', 'fileName', 'workflowName', 'partialKey', 'label', 'path', 'emailAddress'];
+const NAME_FIELDS = [
+  'completeName',
+  'name',
+  'fileName',
+  'workflowName',
+  'partialKey',
+  'label',
+  'path',
+  'emailAddress',
+  'url',
+];
 
 /** What people call a row: its name, or its file's, or its key's partial form. */
 export function nameOf(row: unknown): string | null {

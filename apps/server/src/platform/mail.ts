@@ -6,6 +6,17 @@ import nodemailer from 'nodemailer';
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
 
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** A mail of plain paragraphs, as text and as HTML (each paragraph escaped). */
+export function paragraphsMail(paragraphs: readonly string[]): Pick<MailMessage, 'text' | 'html'> {
+  return {
+    text: paragraphs.join('\n\n'),
+    html: paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n'),
+  };
+}
+
 export type Mailer = {
   send: (message: MailMessage) => Promise<void>;
   /** Where mail goes, for the start-up banner: an SMTP host or the outbox folder. */

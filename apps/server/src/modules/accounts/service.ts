@@ -13,6 +13,7 @@ import type {
 } from '@opsdeck/contract/accounts';
 import type { License } from '@opsdeck/contract/licenses';
 import { type Page, parseSort } from '@opsdeck/contract/paging';
+import { SEATS_NEARLY_FULL_PERCENT } from '@opsdeck/contract/webhooks';
 import { newLicenseKey } from '@opsdeck/licensing/keys';
 import { LICENSE_FORMAT, type LicensePayload, writeLicenseFile } from '@opsdeck/licensing/license-file';
 import { parseRegistrationFile, type Registration, RegistrationFileError } from '@opsdeck/licensing/registration';
@@ -31,6 +32,7 @@ import { findDepartment } from '../departments/queries';
 import { companyLicense } from '../licenses/access';
 import * as licenseQueries from '../licenses/queries';
 import { defaultExpiration } from '../licenses/service';
+import type { WebhookOutbox } from '../webhooks/service';
 import * as q from './queries';
 
 /** The name a key's licence file is saved under (Content-Disposition). */
@@ -101,8 +103,8 @@ export type AccountsService = ReturnType<typeof createAccountsService>;
  * and partial form; one made from a registration file also keeps the full key sealed, for its
  * licence file (docs/licensing.md, Keys at rest).
  */
-export function createAccountsService(deps: { db: Db; signing: SigningKey; events: EventBus }) {
-  const { db, signing, events } = deps;
+export function createAccountsService(deps: { db: Db; signing: SigningKey; events: EventBus; outbox: WebhookOutbox }) {
+  const { db, signing, events, outbox } = deps;
   /** The page's exact totals and deep pages' anchors (docs/performance.md, "Lists at 500 requests a second"). */
   const counts = createListCounts(events, LIST_DEPENDS_ON);
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
@@ -111,6 +113,29 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
   /** Said after the change committed. */
   const published = (kind: ChangeKind, id: number, tenantId: string | null) =>
     events.publish({ resource: 'accounts', kind, ids: [id], tenantId });
+
+  /**
+   * Tells the webhooks of a new key (docs/webhooks.md), and of the licence's seats when this key is
+   * the one that brings its keys to SEATS_NEARLY_FULL_PERCENT of them.
+   */
+  async function told(account: GeneratedAccount, tenantId: string): Promise<GeneratedAccount> {
+    const licenseId = account.license.id;
+    await outbox.emit('account.generated', tenantId, {
+      account: { id: account.id, partialKey: account.partialKey, licenseId },
+    });
+    const license = await licenseQueries.findLicense(db, licenseId);
+    if (!license) return account;
+    const threshold = (license.maxAccounts * SEATS_NEARLY_FULL_PERCENT) / 100;
+    if (license.keysInUse >= threshold && license.keysInUse - 1 < threshold) {
+      await outbox.emit('seats.nearly_full', tenantId, {
+        license: { id: license.id, label: license.label },
+        used: license.keysInUse,
+        seats: license.maxAccounts,
+        percent: Math.round((license.keysInUse / license.maxAccounts) * 1000) / 10,
+      });
+    }
+    return account;
+  }
 
   async function read(id: number, key: string): Promise<GeneratedAccount> {
     const [row] = await q.selectAccounts(db, q.byIds([id]));
@@ -193,7 +218,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
         ),
       );
       published('created', made.id, company.tenantId);
-      return read(made.id, made.key);
+      return told(await read(made.id, made.key), company.tenantId);
     },
 
     /** POST /api/account/from-file: a key bound to the person and machines of a registration file. */
@@ -216,7 +241,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
         ),
       );
       published('created', made.id, company.tenantId);
-      return read(made.id, made.key);
+      return told(await read(made.id, made.key), company.tenantId);
     },
 
     /** POST /api/account/invalidate: the key stops working, and still holds its seat until deleted. */
@@ -225,7 +250,11 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
       await q.invalidateKey(db, row.licenseId, row.id, Date.now());
       published('updated', row.id, row.tenantId);
       const [updated] = await q.selectAccounts(db, q.byIds([row.id]));
-      return toAccount(updated!);
+      const account = toAccount(updated!);
+      await outbox.emit('account.invalidated', row.tenantId, {
+        account: { id: account.id, partialKey: account.partialKey, licenseId: account.license.id },
+      });
+      return account;
     },
 
     /** POST /api/account/list-license-file: the key's licence file, if it has one. */

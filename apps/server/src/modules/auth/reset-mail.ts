@@ -1,5 +1,4 @@
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '../../platform/mail';
 
 export function resetPasswordMail(firstName: string, link: string, ttlMs: number) {
   const minutes = Math.round(ttlMs / 60_000);

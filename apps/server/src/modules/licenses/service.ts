@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { type RequestAuth, requireProvider } from '../../platform/access';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { ChangeKind, EventBus } from '../../platform/events';
+import type { WebhookOutbox } from '../webhooks/service';
 import { companyInScope, companyLicense } from './access';
 import * as q from './queries';
 
@@ -36,8 +37,8 @@ export type LicensesService = ReturnType<typeof createLicensesService>;
  * Licences (spec sections 3, 4, 7): a company reads its own; only the provider issues, renews,
  * invalidates and deletes them. Seats are counted under a row lock (docs/license-management.md).
  */
-export function createLicensesService(deps: { db: Db; events: EventBus }) {
-  const { db, events } = deps;
+export function createLicensesService(deps: { db: Db; events: EventBus; outbox: WebhookOutbox }) {
+  const { db, events, outbox } = deps;
 
   /** Said after the change committed (a renewal's or a solo archive's transaction included). */
   const published = (kind: ChangeKind, id: number, tenantId: string | null) =>
@@ -111,7 +112,11 @@ export function createLicensesService(deps: { db: Db; events: EventBus }) {
       const { license } = await companyLicense(db, auth, body.companyId, body.licenseId);
       await q.invalidateLicense(db, license.id, Date.now());
       published('updated', license.id, license.tenantId);
-      return read(license.id);
+      const invalidated = await read(license.id);
+      await outbox.emit('license.invalidated', license.tenantId, {
+        license: { id: invalidated.id, label: invalidated.label, expiresAt: invalidated.expirationDate },
+      });
+      return invalidated;
     },
 
     /** Hard delete (spec section 4): the licence and its keys, in one statement (the keys cascade). */

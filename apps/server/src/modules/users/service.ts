@@ -19,6 +19,7 @@ import { findCompany, headsCompany } from '../companies/queries';
 import { manageableDepartmentIds } from '../departments/access';
 import { findDepartment, headsDepartment } from '../departments/queries';
 import { findRolesWithAuthorities } from '../roles/queries';
+import type { WebhookOutbox } from '../webhooks/service';
 import { completeName } from './names';
 import * as q from './queries';
 
@@ -77,8 +78,8 @@ function withinAuthorities(roleAuthorities: readonly string[], held: ReadonlySet
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService(deps: { db: Db; events: EventBus }) {
-  const { db, events } = deps;
+export function createUsersService(deps: { db: Db; events: EventBus; outbox: WebhookOutbox }) {
+  const { db, events, outbox } = deps;
   /** The list's exact totals and deep pages' anchors (docs/performance.md, "Lists at 500 requests a second"). */
   const counts = createListCounts(events, LIST_DEPENDS_ON);
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
@@ -236,6 +237,9 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
       throw error;
     }
     events.publish({ resource: 'users', kind: 'created', ids: [id], tenantId: company.tenantId });
+    await outbox.emit('user.created', company.tenantId, {
+      user: { id, firstName: body.firstName, lastName: body.lastName, emailAddress: body.emailAddress },
+    });
     return get({ ...caller, tenantId: company.tenantId }, id);
   }
 
@@ -285,6 +289,9 @@ export function createUsersService(deps: { db: Db; events: EventBus }) {
     }
     await db.transaction((tx) => q.archiveUser(tx, scopeOf(caller), id));
     events.publish({ resource: 'users', kind: 'archived', ids: [id], tenantId: user.tenantId });
+    await outbox.emit('user.archived', user.tenantId, {
+      user: { id, firstName: user.firstName, lastName: user.lastName, emailAddress: user.emailAddress },
+    });
     return { ok: true as const };
   }
 

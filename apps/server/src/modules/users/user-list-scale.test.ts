@@ -156,7 +156,11 @@ describe('the users list on two instances sharing Redis', () => {
       const log = quietLog();
       const redis = openRedis({ url: REDIS_URL, name: `test-${id}`, log });
       const events = createRedisEventBus({ redis, prefix, instanceId: id, log });
-      return { events, redis, users: createUsersService({ db: t.database.db, events }) };
+      return {
+        events,
+        redis,
+        users: createUsersService({ db: t.database.db, events, outbox: t.app.services.webhooks.outbox }),
+      };
     });
     try {
       const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];

@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { listWithLicenseType } from '../activities/queries';
 import { completeNames } from '../users/queries';
+import type { WebhookOutbox } from '../webhooks/service';
 import { type BlobStore, databaseBlobStore } from './blob-store';
 import { createDownloads } from './downloads';
 import { checkFile, FILE_EXIST, storeVersion } from './files';
@@ -37,9 +38,9 @@ async function activityCatalogue(db: Executor): Promise<ActivityCatalogue> {
 const usesPremium = (catalogue: ActivityCatalogue, keys: readonly string[]) =>
   keys.some((key) => catalogue.get(key.toLowerCase())?.premium === true);
 
-export type WorkflowsServiceOptions = { db: Db; events?: EventBus; blobs?: BlobStore };
+export type WorkflowsServiceOptions = { db: Db; events?: EventBus; outbox: WebhookOutbox; blobs?: BlobStore };
 
-export function createWorkflowsService({ db, events, blobs = databaseBlobStore }: WorkflowsServiceOptions) {
+export function createWorkflowsService({ db, events, outbox, blobs = databaseBlobStore }: WorkflowsServiceOptions) {
   const publish: Publish = (resource, kind, ids, tenantId) => events?.publish({ resource, kind, ids, tenantId });
   const places = createPlaces(db);
   const { resolve, resolveDirectory, spellPaths, visibleWorkflow } = places;
@@ -139,6 +140,9 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
         conflict('ERROR_WORKFLOW_FILE_EXIST', FILE_EXIST),
       );
       publish('workflows', 'created', [row.id], row.tenantId);
+      await outbox.emit('workflow.uploaded', row.tenantId, {
+        workflow: { id: row.id, name: row.name, fileName: row.fileName },
+      });
       return toWorkflow(auth, row);
     },
 
@@ -188,6 +192,9 @@ export function createWorkflowsService({ db, events, blobs = databaseBlobStore }
         throw notFound('ERROR_WORKFLOW_NOT_EXIST');
       await q.updateWorkflow(db, id, { archived: true, updatedAt: Date.now(), updatedBy: auth.userId });
       publish('workflows', 'archived', [id], row.tenantId);
+      await outbox.emit('workflow.deleted', row.tenantId, {
+        workflow: { id, name: row.name, fileName: row.fileName },
+      });
       return { ok: true } as const;
     },
   };

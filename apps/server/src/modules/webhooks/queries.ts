@@ -1,0 +1,252 @@
+import { and, arrayContains, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { type Executor, selectRows } from '../../db/client';
+import { companies, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
+import { ownedBy } from '../../platform/tenancy';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** An owner's endpoints (a company's, or the provider's own with null), oldest first. */
+export function listEndpoints(db: Executor, owner: string | null) {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(ownedBy(webhookEndpoints.tenantId, owner))
+    .orderBy(webhookEndpoints.id);
+}
+
+export async function findEndpoint(db: Executor, owner: string | null, id: number) {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), ownedBy(webhookEndpoints.tenantId, owner)));
+  return row;
+}
+
+export async function countEndpoints(db: Executor, owner: string | null) {
+  const [row] = await db
+    .select({ count: count() })
+    .from(webhookEndpoints)
+    .where(ownedBy(webhookEndpoints.tenantId, owner));
+  return row?.count ?? 0;
+}
+
+export async function insertEndpoint(db: Executor, values: typeof webhookEndpoints.$inferInsert) {
+  const [row] = await db.insert(webhookEndpoints).values(values).returning();
+  return row!;
+}
+
+export async function updateEndpoint(
+  db: Executor,
+  owner: string | null,
+  id: number,
+  values: Partial<typeof webhookEndpoints.$inferInsert>,
+) {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(values)
+    .where(and(eq(webhookEndpoints.id, id), ownedBy(webhookEndpoints.tenantId, owner)))
+    .returning();
+  return row;
+}
+
+export async function deleteEndpoint(db: Executor, owner: string | null, id: number) {
+  const rows = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), ownedBy(webhookEndpoints.tenantId, owner)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+/** The enabled endpoints told of `type` in `tenantId`: the company's own and the provider's. */
+export function subscribers(db: Executor, tenantId: string | null, type: string) {
+  return db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        arrayContains(webhookEndpoints.events, [type]),
+        tenantId === null
+          ? isNull(webhookEndpoints.tenantId)
+          : or(eq(webhookEndpoints.tenantId, tenantId), isNull(webhookEndpoints.tenantId)),
+      ),
+    );
+}
+
+export async function companyNameOf(db: Executor, tenantId: string) {
+  const [row] = await db.select({ name: companies.name }).from(companies).where(eq(companies.tenantId, tenantId));
+  return row?.name ?? null;
+}
+
+/** The event and one pending delivery to each endpoint, due at once. */
+export async function insertEvent(
+  db: Executor,
+  event: { id: string; tenantId: string | null; type: string; body: string; at: number },
+  endpointIds: readonly number[],
+) {
+  await db.insert(webhookEvents).values(event);
+  const [first, ...rest] = await db
+    .insert(webhookDeliveries)
+    .values(
+      endpointIds.map((endpointId) => ({
+        endpointId,
+        eventId: event.id,
+        eventType: event.type,
+        at: event.at,
+        nextAttemptAt: event.at,
+      })),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return [first, ...rest].filter((row) => row !== undefined).map((row) => row.id);
+}
+
+/** A delivery claimed for one attempt: what the sender needs to make it. */
+export type ClaimedDelivery = {
+  id: number;
+  attempt: number;
+  firstAttemptAt: number;
+  endpointId: number;
+  tenantId: string | null;
+  url: string;
+  secret: string;
+  failingSince: number | null;
+  eventId: string;
+  body: string;
+};
+
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints for one attempt each: the rows are
+ * locked with SKIP LOCKED (another instance's claim passes over them), counted as attempted, and
+ * leased until `leaseUntil` (their `next_attempt_at`), all in one statement: no other instance
+ * takes them before the lease ends, and one whose sender died is taken up again after it.
+ */
+export async function claimDue(db: Executor, now: number, leaseUntil: number, limit: number) {
+  const rows = await selectRows<ClaimedDelivery>(
+    db,
+    sql`
+    with due as (
+      select d.id from webhook_deliveries d
+      join webhook_endpoints p on p.id = d.endpoint_id and p.enabled
+      where d.status = 'pending' and d.next_attempt_at <= ${now}
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d
+      set attempt = d.attempt + 1,
+          first_attempt_at = coalesce(d.first_attempt_at, ${now}),
+          last_attempt_at = ${now},
+          next_attempt_at = ${leaseUntil}
+    from due, webhook_endpoints p, webhook_events e
+    where d.id = due.id and p.id = d.endpoint_id and e.id = d.event_id
+    returning d.id, d.attempt, d.first_attempt_at as "firstAttemptAt", p.id as "endpointId", p.tenant_id as "tenantId",
+      p.url, p.secret, p.failing_since as "failingSince", e.id as "eventId", e.body`,
+  );
+  // int8 columns arrive as text from a raw statement.
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    firstAttemptAt: Number(row.firstAttemptAt),
+    failingSince: row.failingSince === null ? null : Number(row.failingSince),
+  }));
+}
+
+export type AttemptResult = {
+  status: 'pending' | 'succeeded' | 'failed';
+  statusCode: number | null;
+  durationMs: number;
+  response: string | null;
+  nextAttemptAt: number | null;
+};
+
+export async function recordAttempt(db: Executor, id: number, result: AttemptResult) {
+  await db.update(webhookDeliveries).set(result).where(eq(webhookDeliveries.id, id));
+}
+
+/** After a 2xx the endpoint is no longer failing; after a failure it is, since its first one. */
+export async function markEndpoint(db: Executor, id: number, failing: { since: number } | null) {
+  await db
+    .update(webhookEndpoints)
+    .set({ failingSince: failing ? sql`coalesce(${webhookEndpoints.failingSince}, ${failing.since})` : null })
+    .where(eq(webhookEndpoints.id, id));
+}
+
+/** The server disables an endpoint ('gone', 'failing'); answers false when it already was. */
+export async function disableEndpoint(db: Executor, id: number, reason: string, now: number) {
+  const rows = await db
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, updatedAt: now })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.enabled, true)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  eventId: webhookDeliveries.eventId,
+  eventType: webhookDeliveries.eventType,
+  attempt: webhookDeliveries.attempt,
+  status: webhookDeliveries.status,
+  statusCode: webhookDeliveries.statusCode,
+  durationMs: webhookDeliveries.durationMs,
+  at: webhookDeliveries.at,
+  lastAttemptAt: webhookDeliveries.lastAttemptAt,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  response: webhookDeliveries.response,
+};
+
+export type DeliveryRow = {
+  [K in keyof typeof deliveryColumns]: (typeof deliveryColumns)[K]['_']['notNull'] extends true
+    ? (typeof deliveryColumns)[K]['_']['data']
+    : (typeof deliveryColumns)[K]['_']['data'] | null;
+};
+
+/** An endpoint's deliveries, newest first. */
+export function deliveriesPage(db: Executor, endpointId: number, offset: number, size: number) {
+  return db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(size)
+    .offset(offset);
+}
+
+export async function countDeliveries(db: Executor, endpointId: number) {
+  const [row] = await db
+    .select({ count: count() })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId));
+  return row?.count ?? 0;
+}
+
+/** A delivery of one of the owner's endpoints. */
+export async function findDelivery(db: Executor, owner: string | null, id: number) {
+  const [row] = await db
+    .select({ ...deliveryColumns, endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.id, id), ownedBy(webhookEndpoints.tenantId, owner)));
+  return row;
+}
+
+/** A new delivery of an event already sent (a redelivery, or the test event's one). */
+export async function insertDelivery(
+  db: Executor,
+  values: { endpointId: number; eventId: string; eventType: string; at: number },
+) {
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({ ...values, nextAttemptAt: values.at })
+    .returning(deliveryColumns);
+  return row!;
+}
+
+/** Events older than `before` go, with their deliveries (the outbox's retention). */
+export async function deleteEventsBefore(db: Executor, before: number) {
+  const rows = await db
+    .delete(webhookEvents)
+    .where(sql`${webhookEvents.at} < ${before}`)
+    .returning({ id: webhookEvents.id });
+  return rows.length;
+}

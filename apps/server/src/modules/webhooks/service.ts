@@ -1,0 +1,221 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Page } from '@opsdeck/contract/paging';
+import {
+  type CreatedWebhookEndpoint,
+  type SaveWebhookEndpoint,
+  WEBHOOK_ENDPOINTS_MAX,
+  WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_TEST_EVENT,
+  type WebhookBody,
+  type WebhookDeliveredType,
+  type WebhookDelivery,
+  type WebhookDeliveryQuery,
+  type WebhookEndpoint,
+  type WebhookEventData,
+  type WebhookEventType,
+} from '@opsdeck/contract/webhooks';
+import type { Db } from '../../db/client';
+import type { RequestAuth } from '../../platform/access';
+import { currentAudit } from '../../platform/audit';
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { type OutboundOptions, urlProblem } from '../../platform/outbound';
+import * as q from './queries';
+
+/** What a service hands the outbox: the event's data without the company, which the outbox reads. */
+export type OutboxData<T extends WebhookEventType> = Omit<WebhookEventData<T>, 'tenantId' | 'companyName'>;
+
+/**
+ * Where the areas tell what happened (docs/webhooks.md, "Events"). `emit` writes the event and its
+ * deliveries with the caller's database handle: inside a request's unit of work that is the
+ * change's own transaction, so the event exists exactly when the change does.
+ */
+export type WebhookOutbox = {
+  emit: <T extends WebhookEventType>(type: T, tenantId: string | null, data: OutboxData<T>) => Promise<void>;
+};
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+export const newEventId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+
+function toEndpoint(row: q.EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    url: row.url,
+    description: row.description,
+    events: row.events as WebhookEndpoint['events'],
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const toDelivery = (row: Omit<WebhookDelivery, 'status'> & { status: string }): WebhookDelivery => ({
+  id: row.id,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  attempt: row.attempt,
+  status: row.status as WebhookDelivery['status'],
+  statusCode: row.statusCode,
+  durationMs: row.durationMs,
+  at: row.at,
+  lastAttemptAt: row.lastAttemptAt,
+  nextAttemptAt: row.nextAttemptAt,
+  response: row.response,
+});
+
+/**
+ * Webhook endpoints and their deliveries (docs/webhooks.md). An endpoint belongs to the caller's
+ * tenant: a company's staff with MANAGE_WEBHOOKS manage their company's; the provider manages a
+ * company's with X-Tenant-Id, or its own provider-wide ones without it.
+ */
+export function createWebhooksService(deps: {
+  db: Db;
+  outbound: OutboundOptions;
+  /** Wakes the sender once the current change commits (the delivery is due at once). */
+  afterCommit: (effect: () => void) => void;
+  kick: () => void;
+  clock?: () => number;
+}) {
+  const { db, outbound, afterCommit, kick } = deps;
+  const now = deps.clock ?? Date.now;
+
+  function checkUrl(url: string) {
+    const problem = urlProblem(url, outbound);
+    if (problem) throw badRequest(problem, { url: problem });
+  }
+
+  async function requireEndpoint(auth: RequestAuth, id: number) {
+    const row = await q.findEndpoint(db, auth.tenantId, id);
+    if (!row) throw notFound('ERROR_WEBHOOK_NOT_EXIST');
+    return row;
+  }
+
+  async function write<T extends WebhookDeliveredType>(
+    type: T,
+    tenantId: string | null,
+    data: WebhookEventData<T>,
+    endpointIds: readonly number[],
+  ) {
+    const at = now();
+    const body: WebhookBody<T> = { type, timestamp: new Date(at).toISOString(), data };
+    const id = newEventId();
+    await q.insertEvent(db, { id, tenantId, type, body: JSON.stringify(body), at }, endpointIds);
+    afterCommit(kick);
+    return id;
+  }
+
+  const outbox: WebhookOutbox = {
+    async emit(type, tenantId, data) {
+      const endpoints = await q.subscribers(db, tenantId, type);
+      if (endpoints.length === 0) return;
+      const companyName = tenantId === null ? null : await q.companyNameOf(db, tenantId);
+      await write(
+        type,
+        tenantId,
+        { tenantId, companyName, ...data } as WebhookEventData<typeof type>,
+        endpoints.map((endpoint) => endpoint.id),
+      );
+    },
+  };
+
+  return {
+    outbox,
+
+    async list(auth: RequestAuth): Promise<WebhookEndpoint[]> {
+      return (await q.listEndpoints(db, auth.tenantId)).map(toEndpoint);
+    },
+
+    async get(auth: RequestAuth, id: number): Promise<WebhookEndpoint> {
+      return toEndpoint(await requireEndpoint(auth, id));
+    },
+
+    async create(auth: RequestAuth, body: SaveWebhookEndpoint): Promise<CreatedWebhookEndpoint> {
+      checkUrl(body.url);
+      if ((await q.countEndpoints(db, auth.tenantId)) >= WEBHOOK_ENDPOINTS_MAX) throw conflict('ERROR_WEBHOOK_LIMIT');
+      const at = now();
+      const row = await q.insertEndpoint(db, {
+        tenantId: auth.tenantId,
+        url: body.url.trim(),
+        description: body.description?.trim() ?? '',
+        events: [...new Set(body.events)],
+        enabled: body.enabled ?? true,
+        secret: newSecret(),
+        createdAt: at,
+        updatedAt: at,
+      });
+      return { ...toEndpoint(row), secret: row.secret };
+    },
+
+    async update(auth: RequestAuth, id: number, body: SaveWebhookEndpoint): Promise<WebhookEndpoint> {
+      const before = await requireEndpoint(auth, id);
+      currentAudit()?.describe({ before: toEndpoint(before) });
+      checkUrl(body.url);
+      const enabled = body.enabled ?? true;
+      const row = await q.updateEndpoint(db, auth.tenantId, id, {
+        url: body.url.trim(),
+        description: body.description?.trim() ?? '',
+        events: [...new Set(body.events)],
+        enabled,
+        // Enabled again by a person: the server's reason goes, and it starts afresh.
+        ...(enabled ? { disabledReason: null, failingSince: null } : {}),
+        updatedAt: now(),
+      });
+      if (!row) throw notFound('ERROR_WEBHOOK_NOT_EXIST');
+      if (enabled && !before.enabled) afterCommit(kick);
+      return toEndpoint(row);
+    },
+
+    async remove(auth: RequestAuth, id: number): Promise<void> {
+      const before = await requireEndpoint(auth, id);
+      currentAudit()?.describe({ before: toEndpoint(before) });
+      await q.deleteEndpoint(db, auth.tenantId, id);
+    },
+
+    async deliveries(auth: RequestAuth, id: number, query: WebhookDeliveryQuery): Promise<Page<WebhookDelivery>> {
+      await requireEndpoint(auth, id);
+      const offset = (query.page - 1) * query.size;
+      const [rows, total] = await Promise.all([
+        q.deliveriesPage(db, id, offset, query.size),
+        q.countDeliveries(db, id),
+      ]);
+      return { items: rows.map(toDelivery), total, page: query.page, size: query.size };
+    },
+
+    /** The same event to the same endpoint again, as a new delivery (same `webhook-id`). */
+    async redeliver(auth: RequestAuth, deliveryId: number): Promise<WebhookDelivery> {
+      const delivery = await q.findDelivery(db, auth.tenantId, deliveryId);
+      if (!delivery) throw notFound('ERROR_WEBHOOK_DELIVERY_NOT_EXIST');
+      currentAudit()?.describe({
+        entityId: delivery.endpointId,
+        changes: [{ field: 'eventId', before: null, after: delivery.eventId }],
+      });
+      const row = await q.insertDelivery(db, {
+        endpointId: delivery.endpointId,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        at: now(),
+      });
+      afterCommit(kick);
+      return toDelivery(row);
+    },
+
+    /** A `webhook.test` event to this endpoint alone, whatever events it asked for. */
+    async test(auth: RequestAuth, id: number): Promise<WebhookDelivery> {
+      const endpoint = await requireEndpoint(auth, id);
+      if (!endpoint.enabled) throw conflict('ERROR_WEBHOOK_DISABLED');
+      currentAudit()?.describe({ entityName: endpoint.url, changes: [] });
+      const eventId = await write(
+        WEBHOOK_TEST_EVENT,
+        endpoint.tenantId,
+        { endpointId: endpoint.id, message: 'A test event from Opsdeck.' },
+        [endpoint.id],
+      );
+      const [delivery] = await q.deliveriesPage(db, endpoint.id, 0, 1);
+      if (!delivery || delivery.eventId !== eventId) throw new Error('the test delivery was not written');
+      return toDelivery(delivery);
+    },
+  };
+}

@@ -1,0 +1,421 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@opsdeck/contract/paging';
+import {
+  type CreatedWebhookEndpoint,
+  WEBHOOK_EVENT_DATA,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '@opsdeck/contract/webhooks';
+import { sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
+import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { createCompany, createRole, type TestCompany } from '../../../test/factories';
+import { waitForMail } from '../../../test/mail';
+import { signInCompanyHead, tokenWithEveryAuthority } from '../../../test/sign-in';
+import { selectRows } from '../../db/client';
+import { resolveAllowed, urlProblem } from '../../platform/outbound';
+import { createWebhookSender } from './sender';
+
+/** A receiver on this machine: records each request, answers what `answer` says (200 by default). */
+type Received = { headers: IncomingHttpHeaders; body: string };
+async function startReceiver() {
+  const received: Received[] = [];
+  let answer: (request: Received) => { status: number; body?: string; headers?: Record<string, string> } = () => ({
+    status: 200,
+    body: 'ok',
+  });
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const entry = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(entry);
+      const { status, body, headers } = answer(entry);
+      response.writeHead(status, headers).end(body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    answerWith(next: typeof answer) {
+      answer = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let t: TestApp;
+let admin: string;
+let north: TestCompany;
+let south: TestCompany;
+let northHead: { id: number; email: string; token: string };
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  t = await startTestApp({ WEBHOOK_ALLOW_LOOPBACK: '1' });
+  // The tests drive the deliveries themselves, with senders of their own (a fake clock).
+  await t.app.services.webhookSender.stop();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  north = await createCompany(t.database.db, { name: 'North Hooks' });
+  south = await createCompany(t.database.db, { name: 'South Hooks' });
+  northHead = await signInCompanyHead(t, north);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+afterEach(async () => {
+  // Whatever a test left (a failed one too) is not the next one's to deliver.
+  await t.database.db.execute(sql`delete from webhook_endpoints`);
+  receiver.received.length = 0;
+  receiver.answerWith(() => ({ status: 200, body: 'ok' }));
+});
+
+async function createEndpoint(token: string, body: Record<string, unknown>, tenantId?: string) {
+  const result = await t.call<CreatedWebhookEndpoint>('/api/webhook', { token, json: body, tenantId });
+  expect(result.status, JSON.stringify(result.body)).toBe(201);
+  return result.body;
+}
+
+async function deliveries(token: string, endpointId: number) {
+  const result = await t.call<Page<WebhookDelivery>>(`/api/webhook/${endpointId}/deliveries?size=100`, { token });
+  expect(result.status, JSON.stringify(result.body)).toBe(200);
+  return result.body.items;
+}
+
+/** A sender of the test's own on the test's database, its clock in the test's hands. */
+function sender(options: { allowLoopback?: boolean; now?: () => number } = {}) {
+  return createWebhookSender({
+    db: t.database.db,
+    log: t.app.log,
+    outbound: { allowLoopback: options.allowLoopback ?? true },
+    mailer: t.app.services.mailer,
+    clock: options.now,
+  });
+}
+
+async function registerUser(token: string, email: string) {
+  const role = await createRole(t.database.db, north, ['VIEW_USER']);
+  return t.call<{ id: number }>('/api/user/register', {
+    token,
+    json: {
+      firstName: 'Hook',
+      lastName: 'Person',
+      emailAddress: email,
+      credential: { newPassword: 'Hooks-are-long-2026!', confirmPassword: 'Hooks-are-long-2026!' },
+      groups: [role.id],
+    },
+  });
+}
+
+describe('endpoints', () => {
+  it('shows the secret once, lists and changes an endpoint, and records who did it', async () => {
+    const created = await createEndpoint(northHead.token, {
+      url: receiver.url,
+      events: ['user.created', 'user.created', 'workflow.uploaded'],
+      description: 'CRM sync',
+    });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created).toMatchObject({
+      tenantId: north.tenantId,
+      enabled: true,
+      events: ['user.created', 'workflow.uploaded'],
+    });
+
+    const list = await t.call<WebhookEndpoint[]>('/api/webhook', { token: northHead.token });
+    expect(list.body.map((endpoint) => endpoint.id)).toContain(created.id);
+    expect(JSON.stringify(list.body)).not.toContain(created.secret);
+
+    const changed = await t.call<WebhookEndpoint>(`/api/webhook/${created.id}`, {
+      method: 'PUT',
+      token: northHead.token,
+      json: { url: receiver.url, events: ['user.archived'], enabled: false, description: 'Paused' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ events: ['user.archived'], enabled: false, description: 'Paused' });
+
+    const audit = await t.call<{ items: { action: string; changes: unknown[] }[] }>(
+      `/api/audit?entityType=webhook&entityId=${created.id}`,
+      { token: northHead.token },
+    );
+    expect(audit.body.items.map((record) => record.action)).toEqual(['webhook.update', 'webhook.create']);
+    expect(JSON.stringify(audit.body)).not.toContain(created.secret);
+
+    expect((await t.call(`/api/webhook/${created.id}`, { method: 'DELETE', token: northHead.token })).status).toBe(200);
+    expect((await t.call(`/api/webhook/${created.id}/deliveries`, { token: northHead.token })).status).toBe(404);
+  });
+
+  it('refuses URLs that are not https, carry credentials, or name a private address', async () => {
+    const refused = async (url: string) =>
+      (
+        await t.call<{ key: string }>('/api/webhook', {
+          token: northHead.token,
+          json: { url, events: ['user.created'] },
+        })
+      ).body.key;
+    expect(await refused('ftp://example.com/hook')).toBe('ERROR_WEBHOOK_URL_INVALID');
+    expect(await refused('http://example.com/hook')).toBe('ERROR_WEBHOOK_URL_INVALID');
+    expect(await refused('https://user:pass@example.com/hook')).toBe('ERROR_WEBHOOK_URL_INVALID');
+    expect(await refused('https://10.0.0.7/hook')).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(await refused('https://169.254.169.254/latest/meta-data')).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(await refused('https://[::ffff:192.168.1.1]/hook')).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(await refused('https://[fd00:ec2::254]/hook')).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(await refused('')).toBe('ERROR_WEBHOOK_URL_REQUIRED');
+    const noEvents = await t.call<{ key: string }>('/api/webhook', {
+      token: northHead.token,
+      json: { url: 'https://example.com/hook', events: [] },
+    });
+    expect(noEvents.body.key).toBe('ERROR_WEBHOOK_EVENTS_REQUIRED');
+  });
+
+  it('without WEBHOOK_ALLOW_LOOPBACK: no loopback address, by literal or by a name that resolves to one', async () => {
+    const strict = { allowLoopback: false };
+    expect(urlProblem('http://127.0.0.1:9000/hook', strict)).toBe('ERROR_WEBHOOK_URL_INVALID');
+    expect(urlProblem('https://127.0.0.1/hook', strict)).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(urlProblem('https://[::1]/hook', strict)).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(urlProblem('https://localhost/hook', strict)).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
+    expect(urlProblem('https://hooks.example.com/in', strict)).toBeNull();
+    // A name is resolved at each delivery, and every address it gives is checked.
+    await expect(resolveAllowed(new URL('https://localhost/hook'), strict)).rejects.toMatchObject({
+      key: 'ERROR_WEBHOOK_URL_FORBIDDEN',
+    });
+    await expect(resolveAllowed(new URL('http://localhost/hook'), { allowLoopback: true })).resolves.toMatchObject({
+      address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+    });
+  });
+
+  it('refuses a user without MANAGE_WEBHOOKS and hides an endpoint from another company', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    const body = { url: receiver.url, events: ['user.created'] };
+    const endpoints: Endpoint[] = [
+      { method: 'GET', path: '/api/webhook', authorities: ['MANAGE_WEBHOOKS'] },
+      { method: 'POST', path: '/api/webhook', json: body, authorities: ['MANAGE_WEBHOOKS'] },
+      { method: 'PUT', path: `/api/webhook/${endpoint.id}`, json: body, authorities: ['MANAGE_WEBHOOKS'] },
+      { method: 'POST', path: `/api/webhook/${endpoint.id}/test`, authorities: ['MANAGE_WEBHOOKS'] },
+      { method: 'GET', path: `/api/webhook/${endpoint.id}/deliveries`, authorities: ['MANAGE_WEBHOOKS'] },
+      { method: 'DELETE', path: `/api/webhook/${endpoint.id}`, authorities: ['MANAGE_WEBHOOKS'] },
+    ];
+    await expectRefusedWithoutAuthority(t, north, endpoints);
+    const southAll = await tokenWithEveryAuthority(t, south);
+    await expectHiddenFromOtherTenant(t, southAll, north.tenantId, endpoints.slice(2));
+    // The provider acts on the company's endpoints by naming it, and has its own without.
+    const asProvider = await t.call<WebhookEndpoint[]>('/api/webhook', { token: admin, tenantId: north.tenantId });
+    expect(asProvider.body.map((row) => row.id)).toContain(endpoint.id);
+    const own = await t.call<WebhookEndpoint[]>('/api/webhook', { token: admin });
+    expect(own.body.map((row) => row.id)).not.toContain(endpoint.id);
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+});
+
+describe('delivery', () => {
+  it('delivers a change signed as Standard Webhooks says, verified by its own library', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    const made = await registerUser(northHead.token, 'hooked.person@north.test');
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+
+    expect(await sender().runOnce()).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
+    const verified = new Webhook(endpoint.secret).verify(request!.body, {
+      'webhook-id': String(request!.headers['webhook-id']),
+      'webhook-timestamp': String(request!.headers['webhook-timestamp']),
+      'webhook-signature': String(request!.headers['webhook-signature']),
+    }) as { type: string; timestamp: string; data: unknown };
+    expect(verified.type).toBe('user.created');
+    expect(new Date(verified.timestamp).toISOString()).toBe(verified.timestamp);
+    expect(WEBHOOK_EVENT_DATA['user.created'].parse(verified.data)).toMatchObject({
+      tenantId: north.tenantId,
+      companyName: 'North Hooks',
+      user: { id: made.body.id, firstName: 'Hook', lastName: 'Person', emailAddress: 'hooked.person@north.test' },
+    });
+    // A signature made with another secret does not pass.
+    expect(() =>
+      new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(request!.body, {
+        'webhook-id': String(request!.headers['webhook-id']),
+        'webhook-timestamp': String(request!.headers['webhook-timestamp']),
+        'webhook-signature': String(request!.headers['webhook-signature']),
+      }),
+    ).toThrow();
+
+    const [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({
+      eventId: request!.headers['webhook-id'],
+      eventType: 'user.created',
+      status: 'succeeded',
+      statusCode: 200,
+      attempt: 1,
+      response: 'ok',
+      nextAttemptAt: null,
+    });
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('writes no event for a change that fails, and none for a company nobody listens to', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    const count = async () =>
+      (await selectRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from webhook_events`))[0]!.n;
+    const before = await count();
+    expect((await registerUser(northHead.token, 'once@north.test')).status).toBe(200);
+    expect((await registerUser(northHead.token, 'once@north.test')).status).toBe(409);
+    expect(await count()).toBe(before + 1);
+    const southHead = await signInCompanyHead(t, south);
+    const role = await createRole(t.database.db, south, ['VIEW_USER']);
+    const other = await t.call('/api/user/register', {
+      token: southHead.token,
+      json: {
+        firstName: 'Quiet',
+        lastName: 'Person',
+        emailAddress: 'quiet@south.test',
+        credential: { newPassword: 'Hooks-are-long-2026!', confirmPassword: 'Hooks-are-long-2026!' },
+        groups: [role.id],
+      },
+    });
+    expect(other.status).toBe(200);
+    expect(await count()).toBe(before + 1);
+    await sender().runOnce();
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('tries again after 5 s when the receiver fails, and stops at its first 2xx', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    receiver.answerWith(() => ({ status: 500, body: 'down for maintenance' }));
+    await registerUser(northHead.token, 'retry@north.test');
+    let now = Date.now();
+    const clockSender = sender({ now: () => now });
+    expect(await clockSender.runOnce()).toBe(1);
+    let [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      statusCode: 500,
+      attempt: 1,
+      response: 'down for maintenance',
+    });
+    expect(delivery!.nextAttemptAt! - delivery!.lastAttemptAt!).toBe(5_000);
+
+    // Not yet due: nothing is sent.
+    now += 4_000;
+    expect(await clockSender.runOnce()).toBe(0);
+    receiver.answerWith(() => ({ status: 204 }));
+    now += 1_000;
+    expect(await clockSender.runOnce()).toBe(1);
+    [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({ status: 'succeeded', statusCode: 204, attempt: 2, nextAttemptAt: null });
+    // Both attempts carried the same webhook-id.
+    expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('disables an endpoint that answers 410 Gone', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    receiver.answerWith(() => ({ status: 410, body: 'gone' }));
+    await registerUser(northHead.token, 'gone@north.test');
+    await sender().runOnce();
+    const [row] = (await t.call<WebhookEndpoint[]>('/api/webhook', { token: northHead.token })).body.filter(
+      (entry) => entry.id === endpoint.id,
+    );
+    expect(row).toMatchObject({ enabled: false, disabledReason: 'gone' });
+    const [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({ status: 'failed', statusCode: 410, nextAttemptAt: null });
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('gives up after three days of failures, disables the endpoint and mails the company head', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    receiver.answerWith(() => ({ status: 503 }));
+    await registerUser(northHead.token, 'three.days@north.test');
+    let now = Date.now();
+    const clockSender = sender({ now: () => now });
+    const waits: number[] = [];
+    for (let round = 0; round < 20; round += 1) {
+      if ((await clockSender.runOnce()) === 0) break;
+      const [delivery] = await deliveries(northHead.token, endpoint.id);
+      if (delivery!.nextAttemptAt === null) break;
+      waits.push(delivery!.nextAttemptAt - delivery!.lastAttemptAt!);
+      now = delivery!.nextAttemptAt;
+    }
+    // About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then daily, up to three days after the first.
+    expect(waits.slice(0, 7)).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000]);
+    const [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({ status: 'failed', statusCode: 503, nextAttemptAt: null });
+    const [row] = (await t.call<WebhookEndpoint[]>('/api/webhook', { token: northHead.token })).body.filter(
+      (entry) => entry.id === endpoint.id,
+    );
+    expect(row).toMatchObject({ enabled: false, disabledReason: 'failing' });
+    const mail = await waitForMail(t, northHead.email);
+    expect(mail).toContain('disabled');
+    expect(mail).toContain('127.0.0.1');
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('follows no redirect, and refuses a loopback receiver where the installation does not allow one', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    receiver.answerWith(() => ({ status: 302, headers: { location: 'http://169.254.169.254/latest' } }));
+    await registerUser(northHead.token, 'redirected@north.test');
+    await sender().runOnce();
+    expect(receiver.received).toHaveLength(1);
+    let [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({ status: 'pending', statusCode: 302 });
+    expect(delivery!.response).toContain('not followed');
+
+    // The same endpoint, sent by an instance without WEBHOOK_ALLOW_LOOPBACK: refused before connecting.
+    await t.database.db.execute(sql`update webhook_deliveries set next_attempt_at = 0 where id = ${delivery!.id}`);
+    receiver.received.length = 0;
+    await sender({ allowLoopback: false }).runOnce();
+    expect(receiver.received).toHaveLength(0);
+    [delivery] = await deliveries(northHead.token, endpoint.id);
+    expect(delivery).toMatchObject({ status: 'pending', statusCode: null, attempt: 2 });
+    expect(delivery!.response).toMatch(/^refused/);
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('sends a test event, and a delivery again with the same webhook-id', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.archived'] });
+    const test = await t.call<WebhookDelivery>(`/api/webhook/${endpoint.id}/test`, {
+      method: 'POST',
+      token: northHead.token,
+    });
+    expect(test.status).toBe(201);
+    expect(test.body).toMatchObject({ eventType: 'webhook.test', status: 'pending', attempt: 0 });
+    await sender().runOnce();
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      type: 'webhook.test',
+      data: { endpointId: endpoint.id },
+    });
+
+    const again = await t.call<WebhookDelivery>(`/api/webhook/deliveries/${test.body.id}/redeliver`, {
+      method: 'POST',
+      token: northHead.token,
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(test.body.id);
+    await sender().runOnce();
+    expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([
+      test.body.eventId,
+      test.body.eventId,
+    ]);
+    const southAll = await tokenWithEveryAuthority(t, south);
+    expect(
+      (await t.call(`/api/webhook/deliveries/${test.body.id}/redeliver`, { method: 'POST', token: southAll })).status,
+    ).toBe(404);
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+
+  it('never sends one delivery twice at once from two senders sharing the outbox', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.archived'] });
+    for (let k = 0; k < 30; k += 1) {
+      await t.call(`/api/webhook/${endpoint.id}/test`, { method: 'POST', token: northHead.token });
+    }
+    const [a, b] = [sender(), sender()];
+    const [sentByA, sentByB] = await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(sentByA + sentByB).toBe(30);
+    const ids = receiver.received.map((request) => request.headers['webhook-id']);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+});
