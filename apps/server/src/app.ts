@@ -147,7 +147,12 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   const licenses = createLicensesService({ db, events, outbox });
   const accounts = createAccountsService({ db, signing, events, outbox });
   const workflows = createWorkflowsService({ db, events, outbox });
-  const executionLogs = createExecutionLogsService({ db, events, retentionDays: config.executionLogRetentionDays });
+  const executionLogs = createExecutionLogsService({
+    db,
+    events,
+    retentionDays: config.executionLogRetentionDays,
+    outbox,
+  });
   const reports = createReportsService({ db, events, retentionDays: config.executionLogRetentionDays });
   const activity = createActivityService({ db, log: app.log });
   // The keys connected on any instance, once the live channel is up (docs/monitor.md).
@@ -184,6 +189,7 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
     access: { appKeys: config.appKeys, resolveCaller: auth.resolveCaller, resolveTenant: auth.resolveTenant },
     agentSecret: config.agentSecret,
     audit: insertAuditEntries,
+    outbox,
     log: app.log,
   });
   await live.start();

@@ -5,6 +5,7 @@ import { accounts, companies, executionLastRuns, licenses, workflows } from '../
 /** A licence key's columns as an agent presents it: the account, its licence and company. */
 const keyColumns = {
   accountId: accounts.id,
+  partialKey: accounts.partialKey,
   licenseId: licenses.id,
   tenantId: accounts.tenantId,
   companyName: companies.name,

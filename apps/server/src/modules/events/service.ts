@@ -24,6 +24,7 @@ import { AppError } from '../../platform/errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import type { StompHandlers } from '../../platform/stomp/server';
 import type { ActivityService } from '../activity/service';
+import type { WebhookOutbox } from '../webhooks/service';
 import { type AgentIdentity, type AgentKeyOptions, identifyAgent, keyRefusal } from './agent-keys';
 import type { Backplane, BackplaneMessage, PresenceEntry } from './backplane';
 import { createCommands } from './commands';
@@ -53,6 +54,8 @@ export type EventsServiceOptions = {
   log: FastifyBaseLogger;
   /** Writes the audit records of consoles' commands and of machines agents register (docs/audit.md). */
   audit?: AuditWriter;
+  /** Tells webhooks of agents connecting and leaving, and of runs finished (docs/webhooks.md). */
+  outbox?: WebhookOutbox;
   /** How often licences are checked for expiry (ms). */
   expiryCheckMs?: number;
   /** The whole-list topic is sent at most this often per console (ms): 10,000 agents connecting must not send 10,000 lists. */
@@ -334,6 +337,17 @@ export function createEventsService(options: EventsServiceOptions) {
       agent,
       keyDigest: identity.keyDigest,
     });
+    await tellWebhooks('agent.connected', identity);
+  }
+
+  /** An agent's arrival or departure, to the webhooks; a failure is logged, never the agent's. */
+  async function tellWebhooks(type: 'agent.connected' | 'agent.disconnected', identity: AgentContext['identity']) {
+    const { key } = identity;
+    await options.outbox
+      ?.emit(type, key.tenantId, {
+        agent: { accountId: key.accountId, partialKey: key.partialKey, machineName: identity.hostname },
+      })
+      .catch((err: unknown) => log.error({ err, accountId: key.accountId, type }, 'webhook event not written'));
   }
 
   /**
@@ -683,7 +697,9 @@ export function createEventsService(options: EventsServiceOptions) {
       if (localAgents.get(session.id) !== session) return;
       localAgents.delete(session.id);
       // Its open spans end at the last thing it sent (docs/monitor.md).
-      const { key } = (session.context as AgentContext).identity;
+      const { identity } = session.context as AgentContext;
+      const { key } = identity;
+      void tellWebhooks('agent.disconnected', identity);
       void options.activity
         ?.agentGone({ accountId: key.accountId, tenantId: key.tenantId }, session.lastHeardAt)
         .catch((err: unknown) => log.warn({ err }, 'open activity spans not closed'));

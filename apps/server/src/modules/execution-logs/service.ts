@@ -4,6 +4,7 @@ import { type AppError, badRequest, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { groupCommit } from '../../platform/group-commit';
 import { byIds, selectAccounts } from '../accounts/queries';
+import type { OutboxEvent, WebhookOutbox } from '../webhooks/service';
 import type { NewExecutionLog } from './queries';
 import * as q from './queries';
 
@@ -46,6 +47,8 @@ export function createExecutionLogsService(deps: {
   events?: EventBus;
   retentionDays?: number;
   now?: () => number;
+  /** Tells webhooks of each run stored (docs/webhooks.md). */
+  outbox?: WebhookOutbox;
 }) {
   const { db, events, now = Date.now } = deps;
   const retentionMs = (deps.retentionDays ?? 400) * 86_400_000;
@@ -105,6 +108,30 @@ export function createExecutionLogsService(deps: {
     });
     const rows = outcomes.filter((outcome): outcome is NewExecutionLog => 'executionStart' in outcome);
     const stored = await q.insertExecutionLogs(db, rows);
+    // Every run of the batch, stored now or before: a report sent again because its answer was
+    // lost finds its event already written (the event is named after the run) or writes it then.
+    // So a crash between the two statements loses nothing: the agent sends the report again.
+    await deps.outbox?.emitAll(
+      rows.map(
+        (row): OutboxEvent => ({
+          id: `msg_run_${row.id.replaceAll('-', '')}_${row.executionStart}`,
+          // Both types carry ExecutionEventData; the cast only picks one of the union's members for the compiler.
+          type: row.statusType === 'faulted' ? 'execution.faulted' : ('execution.finished' as 'execution.faulted'),
+          tenantId: row.tenantId ?? null,
+          data: {
+            execution: {
+              id: row.id,
+              workflowName: row.workflowName,
+              accountId: row.accountId ?? null,
+              status: row.statusType,
+              startedAt: row.executionStart,
+              finishedAt: row.executionEnd,
+              error: row.errorMessage ?? null,
+            },
+          },
+        }),
+      ),
+    );
     const tenants = new Set(
       rows.filter((row) => stored.has(q.logKey(row.id, row.executionStart))).map((row) => row.tenantId ?? null),
     );

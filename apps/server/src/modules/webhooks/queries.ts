@@ -78,26 +78,41 @@ export async function companyNameOf(db: Executor, tenantId: string) {
   return row?.name ?? null;
 }
 
-/** The event and one pending delivery to each endpoint, due at once. */
-export async function insertEvent(
-  db: Executor,
-  event: { id: string; tenantId: string | null; type: string; body: string; at: number },
-  endpointIds: readonly number[],
-) {
-  await db.insert(webhookEvents).values(event);
-  const [first, ...rest] = await db
-    .insert(webhookDeliveries)
-    .values(
-      endpointIds.map((endpointId) => ({
+export type NewWebhookEvent = {
+  id: string;
+  tenantId: string | null;
+  type: string;
+  body: string;
+  at: number;
+  endpointIds: readonly number[];
+};
+
+/**
+ * The events and one pending delivery of each to each of its endpoints, due at once. An event whose
+ * id is already there is left as it is, with no new deliveries: an event named after what caused it
+ * (a run's report sent again) is written once. Answers the ids written.
+ */
+export async function insertEvents(db: Executor, events: readonly NewWebhookEvent[]) {
+  if (events.length === 0) return [];
+  const written = await db
+    .insert(webhookEvents)
+    .values(events.map(({ endpointIds: _, ...event }) => event))
+    .onConflictDoNothing({ target: webhookEvents.id })
+    .returning({ id: webhookEvents.id });
+  const fresh = new Set(written.map((row) => row.id));
+  const deliveries = events
+    .filter((event) => fresh.has(event.id))
+    .flatMap((event) =>
+      event.endpointIds.map((endpointId) => ({
         endpointId,
         eventId: event.id,
         eventType: event.type,
         at: event.at,
         nextAttemptAt: event.at,
       })),
-    )
-    .returning({ id: webhookDeliveries.id });
-  return [first, ...rest].filter((row) => row !== undefined).map((row) => row.id);
+    );
+  if (deliveries.length > 0) await db.insert(webhookDeliveries).values(deliveries);
+  return [...fresh];
 }
 
 /** A delivery claimed for one attempt: what the sender needs to make it. */

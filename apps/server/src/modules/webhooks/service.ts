@@ -24,13 +24,20 @@ import * as q from './queries';
 /** What a service hands the outbox: the event's data without the company, which the outbox reads. */
 export type OutboxData<T extends WebhookEventType> = Omit<WebhookEventData<T>, 'tenantId' | 'companyName'>;
 
+/** One event for `emitAll`; `id` names it after its cause, so that the cause told twice writes it once. */
+export type OutboxEvent = {
+  [T in WebhookEventType]: { type: T; tenantId: string | null; data: OutboxData<T>; id?: string };
+}[WebhookEventType];
+
 /**
- * Where the areas tell what happened (docs/webhooks.md, "Events"). `emit` writes the event and its
- * deliveries with the caller's database handle: inside a request's unit of work that is the
- * change's own transaction, so the event exists exactly when the change does.
+ * Where the areas tell what happened (docs/webhooks.md, "Events"). The event and its deliveries are
+ * written with the caller's database handle: inside a request's unit of work that is the change's
+ * own transaction, so the event exists exactly when the change does.
  */
 export type WebhookOutbox = {
   emit: <T extends WebhookEventType>(type: T, tenantId: string | null, data: OutboxData<T>) => Promise<void>;
+  /** Many events at once: one lookup of listeners per company and type, one insert of each kind. */
+  emitAll: (events: readonly OutboxEvent[]) => Promise<void>;
 };
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
@@ -93,32 +100,60 @@ export function createWebhooksService(deps: {
     return row;
   }
 
-  async function write<T extends WebhookDeliveredType>(
-    type: T,
+  /** The events and their deliveries, in one transaction (the caller's, inside a unit of work). */
+  async function write(events: readonly q.NewWebhookEvent[]) {
+    if (events.length === 0) return [];
+    const written = await db.transaction((tx) => q.insertEvents(tx, events));
+    if (written.length > 0) afterCommit(kick);
+    return written;
+  }
+
+  const eventOf = (
+    type: WebhookDeliveredType,
     tenantId: string | null,
-    data: WebhookEventData<T>,
+    data: unknown,
     endpointIds: readonly number[],
-  ) {
+    id = newEventId(),
+  ): q.NewWebhookEvent => {
     const at = now();
-    const body: WebhookBody<T> = { type, timestamp: new Date(at).toISOString(), data };
-    const id = newEventId();
-    await q.insertEvent(db, { id, tenantId, type, body: JSON.stringify(body), at }, endpointIds);
-    afterCommit(kick);
-    return id;
+    const body: WebhookBody = { type, timestamp: new Date(at).toISOString(), data } as WebhookBody;
+    return { id, tenantId, type, body: JSON.stringify(body), at, endpointIds };
+  };
+
+  async function emitAll(events: readonly OutboxEvent[]) {
+    // Most events have no listener: one indexed read per company and type, and nothing written.
+    const listeners = new Map<string, Promise<number[]>>();
+    const names = new Map<string | null, Promise<string | null>>();
+    const listenersOf = (tenantId: string | null, type: string) => {
+      const key = `${tenantId}|${type}`;
+      let found = listeners.get(key);
+      if (!found) {
+        found = q.subscribers(db, tenantId, type).then((rows) => rows.map((row) => row.id));
+        listeners.set(key, found);
+      }
+      return found;
+    };
+    const nameOf = (tenantId: string | null) => {
+      let found = names.get(tenantId);
+      if (!found) {
+        found = tenantId === null ? Promise.resolve(null) : q.companyNameOf(db, tenantId);
+        names.set(tenantId, found);
+      }
+      return found;
+    };
+    const rows: q.NewWebhookEvent[] = [];
+    for (const event of events) {
+      const endpointIds = await listenersOf(event.tenantId, event.type);
+      if (endpointIds.length === 0) continue;
+      const data = { tenantId: event.tenantId, companyName: await nameOf(event.tenantId), ...event.data };
+      rows.push(eventOf(event.type, event.tenantId, data, endpointIds, event.id));
+    }
+    await write(rows);
   }
 
   const outbox: WebhookOutbox = {
-    async emit(type, tenantId, data) {
-      const endpoints = await q.subscribers(db, tenantId, type);
-      if (endpoints.length === 0) return;
-      const companyName = tenantId === null ? null : await q.companyNameOf(db, tenantId);
-      await write(
-        type,
-        tenantId,
-        { tenantId, companyName, ...data } as WebhookEventData<typeof type>,
-        endpoints.map((endpoint) => endpoint.id),
-      );
-    },
+    emit: (type, tenantId, data) => emitAll([{ type, tenantId, data } as OutboxEvent]),
+    emitAll,
   };
 
   return {
@@ -207,12 +242,14 @@ export function createWebhooksService(deps: {
       const endpoint = await requireEndpoint(auth, id);
       if (!endpoint.enabled) throw conflict('ERROR_WEBHOOK_DISABLED');
       currentAudit()?.describe({ entityName: endpoint.url, changes: [] });
-      const eventId = await write(
-        WEBHOOK_TEST_EVENT,
-        endpoint.tenantId,
-        { endpointId: endpoint.id, message: 'A test event from Opsdeck.' },
-        [endpoint.id],
-      );
+      const [eventId] = await write([
+        eventOf(
+          WEBHOOK_TEST_EVENT,
+          endpoint.tenantId,
+          { endpointId: endpoint.id, message: 'A test event from Opsdeck.' },
+          [endpoint.id],
+        ),
+      ]);
       const [delivery] = await q.deliveriesPage(db, endpoint.id, 0, 1);
       if (!delivery || delivery.eventId !== eventId) throw new Error('the test delivery was not written');
       return toDelivery(delivery);

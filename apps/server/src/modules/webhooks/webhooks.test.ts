@@ -4,8 +4,10 @@ import type { Page } from '@opsdeck/contract/paging';
 import {
   type CreatedWebhookEndpoint,
   WEBHOOK_EVENT_DATA,
+  WEBHOOK_EVENT_TYPES,
   type WebhookDelivery,
   type WebhookEndpoint,
+  type WebhookEventType,
 } from '@opsdeck/contract/webhooks';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
@@ -13,10 +15,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createRole, type TestCompany } from '../../../test/factories';
+import { agentHeaders, connectPeer } from '../../../test/live';
+import { liveTenants, newMac } from '../../../test/live-tenants';
 import { waitForMail } from '../../../test/mail';
+import { reportOf } from '../../../test/report-runs';
 import { signInCompanyHead, tokenWithEveryAuthority } from '../../../test/sign-in';
 import { selectRows } from '../../db/client';
 import { resolveAllowed, urlProblem } from '../../platform/outbound';
+import { createExecutionLogsService } from '../execution-logs/service';
 import { createWebhookSender } from './sender';
 
 /** A receiver on this machine: records each request, answers what `answer` says (200 by default). */
@@ -417,5 +423,121 @@ describe('delivery', () => {
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+});
+
+describe('events', () => {
+  it("tells a provider-wide endpoint every company's events, each with the payload its schema documents", async () => {
+    const everything = await createEndpoint(admin, { url: receiver.url, events: [...WEBHOOK_EVENT_TYPES] });
+    expect(everything.tenantId).toBeNull();
+    const { tenant, newKey } = liveTenants(
+      () => t,
+      () => admin,
+    );
+    const live = await tenant('Eventful Hooks');
+    const headToken = (await signInCompanyHead(t, live.company)).token;
+    // A smaller licence: the key that takes the ninth of ten seats is 'nearly full'.
+    await t.call('/api/license/company/update', {
+      token: admin,
+      json: {
+        companyId: live.company.id,
+        licenseId: live.license.id,
+        expirationDate: live.license.expirationDate,
+        maxAccounts: 10,
+      },
+    });
+    const keys = [];
+    for (let k = 0; k < 9; k += 1) keys.push(await newKey(live));
+
+    const mac = newMac();
+    const agent = await connectPeer(t.baseUrl, agentHeaders(keys[0]!.key, mac));
+    await agent.close();
+
+    const ingest = createExecutionLogsService({ db: t.database.db, outbox: t.app.services.webhooks.outbox });
+    const executing = {
+      accountId: keys[0]!.id,
+      tenantId: live.company.tenantId,
+      macAddress: mac,
+      hostname: 'hook-host',
+    };
+    const run = { workflowId: live.workflow.id, start: Date.now() - 60_000, end: Date.now() };
+    const finished = reportOf(run);
+    const faulted = reportOf({ ...run, status: 'faulted', errorMessage: 'Selector not found' });
+    await ingest.record(executing, finished);
+    await ingest.record(executing, faulted);
+    // A report sent again (its answer lost) writes no second event.
+    await ingest.record(executing, finished);
+
+    await t.call('/api/account/invalidate', {
+      token: admin,
+      json: { company: live.company.id, license: live.license.id, account: keys[1]!.id },
+    });
+    await t.call('/api/license/company/invalidate', {
+      token: admin,
+      json: { companyId: live.company.id, licenseId: live.license.id },
+    });
+    const role = await createRole(t.database.db, live.company, ['VIEW_USER']);
+    const user = await t.call<{ id: number }>('/api/user/register', {
+      token: headToken,
+      json: {
+        firstName: 'Event',
+        lastName: 'Person',
+        emailAddress: 'event.person@eventful.test',
+        credential: { newPassword: 'Hooks-are-long-2026!', confirmPassword: 'Hooks-are-long-2026!' },
+        groups: [role.id],
+      },
+    });
+    await t.call(`/api/user/archive/${user.body.id}`, { method: 'DELETE', token: headToken });
+    const deleted = await t.call(`/api/workflow/delete/${live.workflow.id}`, {
+      token: headToken,
+      form: { directory: 'Workflows' },
+    });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+
+    // The agent's departure is told when its socket closes on the server.
+    await expect
+      .poll(async () => {
+        await sender().runOnce();
+        return receiver.received.map((request) => JSON.parse(request.body).type as string);
+      })
+      .toContain('agent.disconnected');
+    const bodies = receiver.received.map(
+      (request) => JSON.parse(request.body) as { type: WebhookEventType; data: unknown },
+    );
+    const told = new Set(bodies.map((body) => body.type));
+    for (const type of [
+      'workflow.uploaded',
+      'account.generated',
+      'seats.nearly_full',
+      'agent.connected',
+      'agent.disconnected',
+      'execution.finished',
+      'execution.faulted',
+      'account.invalidated',
+      'license.invalidated',
+      'user.created',
+      'user.archived',
+      'workflow.deleted',
+    ] as const) {
+      expect(told, type).toContain(type);
+    }
+    for (const body of bodies) {
+      const data = WEBHOOK_EVENT_DATA[body.type].parse(body.data) as {
+        tenantId: string | null;
+        companyName: string | null;
+      };
+      expect(data, body.type).toMatchObject({ tenantId: live.company.tenantId, companyName: 'Eventful Hooks' });
+    }
+    expect(bodies.filter((body) => body.type === 'account.generated')).toHaveLength(9);
+    expect(bodies.filter((body) => body.type === 'seats.nearly_full')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ used: 9, seats: 10, percent: 90 }) }),
+    ]);
+    expect(bodies.filter((body) => body.type === 'execution.finished')).toHaveLength(1);
+    expect(bodies.find((body) => body.type === 'execution.faulted')).toMatchObject({
+      data: { execution: { id: faulted.id, status: 'faulted', error: 'Selector not found' } },
+    });
+    expect(bodies.find((body) => body.type === 'agent.connected')).toMatchObject({
+      data: { agent: { accountId: keys[0]!.id, partialKey: keys[0]!.partialKey } },
+    });
   });
 });
