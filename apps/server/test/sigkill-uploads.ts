@@ -82,14 +82,16 @@ export type SigkillResult = {
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const ADMIN = { email: 'admin@faults.test', password: 'faults-admin-password' };
+/** The provider admin of the servers these tests start. */
+export const FAULTS_ADMIN = { email: 'admin@faults.test', password: 'faults-admin-password' };
+const ADMIN = FAULTS_ADMIN;
 const HEAD = { email: 'head@faults.example', password: 'faults-head-password' };
 const DIRECTORY = 'Workflows/Faults';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The server as `npm start` runs it, on `dataDir` (and PostgreSQL when the backend says so). */
-class ServerProcess {
+/** The server as `npm start` runs it, on `dataDir` (and PostgreSQL when the backend says so), with `env` besides. */
+export class ServerProcess {
   private child: ChildProcess | undefined;
   base = '';
 
@@ -97,6 +99,7 @@ class ServerProcess {
     private readonly dataDir: string,
     private readonly backend: Backend,
     private readonly startTimeoutMs: number,
+    private readonly env: Record<string, string> = {},
   ) {}
 
   /** Starts it and resolves once /api/health answers 200; answers how long that took. */
@@ -119,6 +122,7 @@ class ServerProcess {
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
         ...(this.backend.kind === 'postgres' ? { DATABASE_URL: this.backend.url } : {}),
+        ...this.env,
       },
     });
     this.child = child;
