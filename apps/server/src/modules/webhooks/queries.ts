@@ -186,6 +186,27 @@ export async function markEndpoint(db: Executor, id: number, failing: { since: n
     .where(eq(webhookEndpoints.id, id));
 }
 
+/**
+ * An endpoint that answered again: its deliveries waiting for a later retry are due now (a receiver
+ * back after an hour gets its backlog at once, not over the next hours of backoff).
+ */
+export async function bringForward(db: Executor, endpointId: number, now: number) {
+  await db
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: now })
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.status, 'pending'),
+        sql`${webhookDeliveries.nextAttemptAt} > ${now}`,
+        // Not those another sender holds right now (leased: their attempt is made).
+        sql`(${webhookDeliveries.attempt} = 0 or ${webhookDeliveries.lastAttemptAt} + ${LEASE_GUARD_MS} < ${now})`,
+      ),
+    );
+}
+/** Longer than a sender's lease (sender.ts): a delivery tried this recently may be in flight. */
+const LEASE_GUARD_MS = 60_000;
+
 /** The server disables an endpoint ('gone', 'failing'); answers false when it already was. */
 export async function disableEndpoint(db: Executor, id: number, reason: string, now: number) {
   const rows = await db

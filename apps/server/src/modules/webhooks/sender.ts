@@ -69,6 +69,11 @@ export function createWebhookSender(deps: {
   let again = false;
   let stopped = true;
 
+  /** Another round once this one ends (deliveries were just made due). */
+  const kickSoon = () => {
+    again = true;
+  };
+
   async function attempt(delivery: q.ClaimedDelivery) {
     const started = now();
     const timestamp = Math.floor(started / 1000);
@@ -112,7 +117,11 @@ export function createWebhookSender(deps: {
         response,
         nextAttemptAt: null,
       });
-      if (delivery.failingSince !== null) await q.markEndpoint(db, delivery.endpointId, null);
+      if (delivery.failingSince !== null) {
+        await q.markEndpoint(db, delivery.endpointId, null);
+        await q.bringForward(db, delivery.endpointId, finished);
+        kickSoon();
+      }
       return;
     }
     if (statusCode === 410) {

@@ -316,6 +316,30 @@ describe('delivery', () => {
     await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
   });
 
+  it('sends the backlog at once when a receiver that was down answers again', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    receiver.answerWith(() => ({ status: 503 }));
+    await registerUser(northHead.token, 'backlog.one@north.test');
+    await registerUser(northHead.token, 'backlog.two@north.test');
+    let now = Date.now();
+    const clockSender = sender({ now: () => now });
+    expect(await clockSender.runOnce()).toBe(2);
+    // One of them deep in its backoff (as after an hour down): its next attempt two hours away.
+    const [newest, oldest] = await deliveries(northHead.token, endpoint.id);
+    await t.database.db.execute(
+      sql`update webhook_deliveries set next_attempt_at = ${now + 7_200_000}, last_attempt_at = ${now - 3_600_000} where id = ${oldest!.id}`,
+    );
+    receiver.answerWith(() => ({ status: 200 }));
+    now += 5_000;
+    expect(await clockSender.runOnce()).toBe(1);
+    expect(await clockSender.runOnce()).toBe(1);
+    const after = await deliveries(northHead.token, endpoint.id);
+    expect(after.map((delivery) => [delivery.id, delivery.status])).toEqual([
+      [newest!.id, 'succeeded'],
+      [oldest!.id, 'succeeded'],
+    ]);
+  });
+
   it('disables an endpoint that answers 410 Gone', async () => {
     const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
     receiver.answerWith(() => ({ status: 410, body: 'gone' }));
