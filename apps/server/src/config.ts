@@ -76,8 +76,8 @@ export type Config = {
   /** Audit records are kept this many days (at least 30: the database refuses younger deletions; docs/audit.md). */
   auditRetentionDays: number;
   /**
-   * WEBHOOK_ALLOW_LOOPBACK=1: webhook endpoints may be `http://` on a loopback address (tests, the
-   * demo). Otherwise only `https://` to public addresses (docs/webhooks.md, "Safety").
+   * WEBHOOK_ALLOW_LOOPBACK=1 (the demo's default): webhook endpoints may be `http://` on a loopback
+   * address (tests, the demo). Otherwise only `https://` to public addresses (docs/webhooks.md, "Safety").
    */
   webhookAllowLoopback: boolean;
 };
@@ -126,6 +126,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     executionLogRetentionDays: parsed.EXECUTION_LOG_RETENTION_DAYS,
     activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
-    webhookAllowLoopback: parsed.WEBHOOK_ALLOW_LOOPBACK === '1',
+    // The demo lets a receiver on this machine try webhooks out; a real installation does not.
+    webhookAllowLoopback:
+      parsed.WEBHOOK_ALLOW_LOOPBACK === '1' ||
+      (parsed.WEBHOOK_ALLOW_LOOPBACK === undefined && parsed.DEMO !== '0' && !parsed.DATABASE_URL),
   };
 }

@@ -168,6 +168,12 @@ export const PATHS = {
     section: 'management',
     crumb: true,
   }),
+  webhooks: entry('/dashboard/management/webhooks', {
+    label: 'nav.webhooks',
+    authorities: ['MANAGE_WEBHOOKS'],
+    section: 'management',
+    crumb: true,
+  }),
 } as const;
 
 export type PathKey = keyof typeof PATHS;
@@ -208,6 +214,7 @@ export const SECTIONS: Record<Section, { landing: PathKey; gate: readonly Author
       'ACCESS_TRANSFER_TAB',
       'ACCESS_DATA_ENTRY_TAB',
       'VIEW_AUDIT_LOG',
+      'MANAGE_WEBHOOKS',
     ],
     pages: [
       'users',
@@ -220,6 +227,7 @@ export const SECTIONS: Record<Section, { landing: PathKey; gate: readonly Author
       'transfers',
       'dataEntry',
       'audit',
+      'webhooks',
     ],
   },
 };

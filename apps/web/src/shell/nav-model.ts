@@ -78,6 +78,7 @@ export const NAV_GROUPS: readonly NavGroupDef[] = [
       { key: 'transfers' },
       { key: 'dataEntry' },
       { key: 'audit' },
+      { key: 'webhooks' },
     ],
   },
   {

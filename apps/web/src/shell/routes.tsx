@@ -33,6 +33,7 @@ const PAGES: Partial<Record<PathKey, PageLoader>> = {
   tasks: async () => (await import('../features/tasks/tasks-page')).TasksPage,
   schedules: async () => (await import('../features/schedules/schedules-page')).SchedulesPage,
   audit: async () => (await import('../features/audit/audit-page')).AuditPage,
+  webhooks: async () => (await import('../features/webhooks/webhooks-page')).WebhooksPage,
   apiTokens: async () => (await import('../features/tokens/tokens-page')).TokensPage,
 };
 
@@ -135,6 +136,7 @@ export const routes: RouteObject[] = [
             placeholder('transfers'),
             placeholder('dataEntry'),
             page('audit'),
+            page('webhooks'),
           ]),
           { path: '*', Component: Empty },
         ],

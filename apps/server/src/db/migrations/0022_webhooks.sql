@@ -7,6 +7,7 @@ CREATE TABLE "webhook_deliveries" (
 	"attempt" integer DEFAULT 0 NOT NULL,
 	"at" bigint NOT NULL,
 	"next_attempt_at" bigint,
+	"leased_until" bigint,
 	"first_attempt_at" bigint,
 	"last_attempt_at" bigint,
 	"status_code" integer,
@@ -42,7 +43,8 @@ CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("
 CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_tenant_idx" ON "webhook_endpoints" USING btree ("tenant_id");--> statement-breakpoint
-CREATE INDEX "webhook_events_at_idx" ON "webhook_events" USING btree ("at");--> statement-breakpoint
+CREATE INDEX "webhook_events_at_idx" ON "webhook_events" USING btree ("at");
+--> statement-breakpoint
 -- Company heads manage their company's webhooks: the Company Administrator roles of companies made
 -- before this version get MANAGE_WEBHOOKS too (new companies get it from the role's definition).
 INSERT INTO "authorities" ("key", "title") VALUES ('MANAGE_WEBHOOKS', 'Manage webhooks') ON CONFLICT DO NOTHING;--> statement-breakpoint

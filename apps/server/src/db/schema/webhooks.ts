@@ -67,6 +67,8 @@ export const webhookDeliveries = pgTable(
     at: epochMs('at').notNull(),
     /** Null once it succeeded or was given up. */
     nextAttemptAt: epochMs('next_attempt_at'),
+    /** Set while a sender holds it for an attempt (claimDue); nothing else moves it meanwhile. */
+    leasedUntil: epochMs('leased_until'),
     /** The first attempt: a delivery is given up three days after it. */
     firstAttemptAt: epochMs('first_attempt_at'),
     lastAttemptAt: epochMs('last_attempt_at'),

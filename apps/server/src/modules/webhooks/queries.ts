@@ -57,10 +57,19 @@ export async function deleteEndpoint(db: Executor, owner: string | null, id: num
   return rows.length > 0;
 }
 
-/** The enabled endpoints told of `type` in `tenantId`: the company's own and the provider's. */
+/**
+ * The enabled endpoints told of `type` in `tenantId` (the company's own and the provider's), each
+ * with the company's name for the payload: one round trip.
+ */
 export function subscribers(db: Executor, tenantId: string | null, type: string) {
   return db
-    .select({ id: webhookEndpoints.id })
+    .select({
+      id: webhookEndpoints.id,
+      companyName:
+        tenantId === null
+          ? sql<string | null>`null`
+          : sql<string | null>`(select ${companies.name} from ${companies} where ${companies.tenantId} = ${tenantId})`,
+    })
     .from(webhookEndpoints)
     .where(
       and(
@@ -71,11 +80,6 @@ export function subscribers(db: Executor, tenantId: string | null, type: string)
           : or(eq(webhookEndpoints.tenantId, tenantId), isNull(webhookEndpoints.tenantId)),
       ),
     );
-}
-
-export async function companyNameOf(db: Executor, tenantId: string) {
-  const [row] = await db.select({ name: companies.name }).from(companies).where(eq(companies.tenantId, tenantId));
-  return row?.name ?? null;
 }
 
 export type NewWebhookEvent = {
@@ -151,7 +155,8 @@ export async function claimDue(db: Executor, now: number, leaseUntil: number, li
       set attempt = d.attempt + 1,
           first_attempt_at = coalesce(d.first_attempt_at, ${now}),
           last_attempt_at = ${now},
-          next_attempt_at = ${leaseUntil}
+          next_attempt_at = ${leaseUntil},
+          leased_until = ${leaseUntil}
     from due, webhook_endpoints p, webhook_events e
     where d.id = due.id and p.id = d.endpoint_id and e.id = d.event_id
     returning d.id, d.attempt, d.first_attempt_at as "firstAttemptAt", p.id as "endpointId", p.tenant_id as "tenantId",
@@ -175,7 +180,10 @@ export type AttemptResult = {
 };
 
 export async function recordAttempt(db: Executor, id: number, result: AttemptResult) {
-  await db.update(webhookDeliveries).set(result).where(eq(webhookDeliveries.id, id));
+  await db
+    .update(webhookDeliveries)
+    .set({ ...result, leasedUntil: null })
+    .where(eq(webhookDeliveries.id, id));
 }
 
 /** After a 2xx the endpoint is no longer failing; after a failure it is, since its first one. */
@@ -199,13 +207,11 @@ export async function bringForward(db: Executor, endpointId: number, now: number
         eq(webhookDeliveries.endpointId, endpointId),
         eq(webhookDeliveries.status, 'pending'),
         sql`${webhookDeliveries.nextAttemptAt} > ${now}`,
-        // Not those another sender holds right now (leased: their attempt is made).
-        sql`(${webhookDeliveries.attempt} = 0 or ${webhookDeliveries.lastAttemptAt} + ${LEASE_GUARD_MS} < ${now})`,
+        // Not those a sender holds right now: their attempt is being made.
+        sql`(${webhookDeliveries.leasedUntil} is null or ${webhookDeliveries.leasedUntil} <= ${now})`,
       ),
     );
 }
-/** Longer than a sender's lease (sender.ts): a delivery tried this recently may be in flight. */
-const LEASE_GUARD_MS = 60_000;
 
 /** The server disables an endpoint ('gone', 'failing'); answers false when it already was. */
 export async function disableEndpoint(db: Executor, id: number, reason: string, now: number) {

@@ -22,6 +22,9 @@ export const RESPONSE_KEPT_BYTES = 1024;
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 20_000;
 /** Deliveries claimed at once, and in flight at once per instance. */
 const BATCH = 50;
+/** How long events and their delivery logs are kept, and how often the old ones are looked for. */
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 /** How often an idle sender looks for due deliveries (a change in this instance wakes it at once). */
 export const POLL_MS = 1_000;
 
@@ -44,6 +47,8 @@ export type WebhookSender = {
   runOnce: () => Promise<number>;
   /** Looks for due deliveries soon (a change just wrote some). */
   kick: () => void;
+  /** Removes events past their 30 days (at most once an hour; the sender's loop calls it). */
+  prune: () => Promise<void>;
   start: () => void;
   stop: () => Promise<void>;
 };
@@ -216,10 +221,21 @@ export function createWebhookSender(deps: {
     return running;
   }
 
+  /** Events (with their deliveries) older than EVENT_RETENTION_MS go, looked at once an hour. */
+  let prunedAt = 0;
+  async function prune() {
+    const at = now();
+    if (at - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at;
+    const removed = await q.deleteEventsBefore(db, at - EVENT_RETENTION_MS);
+    if (removed > 0) log.info({ removed }, 'webhook events past their 30 days removed');
+  }
+
   function schedule() {
     if (stopped) return;
     timer = setTimeout(async () => {
       try {
+        await prune();
         await runOnce();
       } catch (error) {
         // The database is away: the next round tries again.
@@ -232,6 +248,7 @@ export function createWebhookSender(deps: {
 
   return {
     runOnce,
+    prune,
     kick() {
       if (stopped) return;
       runOnce().catch((error: unknown) => log.warn({ err: error }, 'webhook sender: a delivery round failed'));

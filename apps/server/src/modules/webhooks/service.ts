@@ -104,7 +104,8 @@ export function createWebhooksService(deps: {
   async function write(events: readonly q.NewWebhookEvent[]) {
     if (events.length === 0) return [];
     const written = await db.transaction((tx) => q.insertEvents(tx, events));
-    if (written.length > 0) afterCommit(kick);
+    // The sender starts a moment after the answer has gone: its work does not hold up the change's reply.
+    if (written.length > 0) afterCommit(() => setTimeout(kick, 2));
     return written;
   }
 
@@ -122,31 +123,30 @@ export function createWebhooksService(deps: {
 
   async function emitAll(events: readonly OutboxEvent[]) {
     // Most events have no listener: one indexed read per company and type, and nothing written.
-    const listeners = new Map<string, Promise<number[]>>();
-    const names = new Map<string | null, Promise<string | null>>();
+    const listeners = new Map<string, Promise<{ id: number; companyName: string | null }[]>>();
     const listenersOf = (tenantId: string | null, type: string) => {
       const key = `${tenantId}|${type}`;
       let found = listeners.get(key);
       if (!found) {
-        found = q.subscribers(db, tenantId, type).then((rows) => rows.map((row) => row.id));
+        found = q.subscribers(db, tenantId, type);
         listeners.set(key, found);
-      }
-      return found;
-    };
-    const nameOf = (tenantId: string | null) => {
-      let found = names.get(tenantId);
-      if (!found) {
-        found = tenantId === null ? Promise.resolve(null) : q.companyNameOf(db, tenantId);
-        names.set(tenantId, found);
       }
       return found;
     };
     const rows: q.NewWebhookEvent[] = [];
     for (const event of events) {
-      const endpointIds = await listenersOf(event.tenantId, event.type);
-      if (endpointIds.length === 0) continue;
-      const data = { tenantId: event.tenantId, companyName: await nameOf(event.tenantId), ...event.data };
-      rows.push(eventOf(event.type, event.tenantId, data, endpointIds, event.id));
+      const endpoints = await listenersOf(event.tenantId, event.type);
+      if (endpoints.length === 0) continue;
+      const data = { tenantId: event.tenantId, companyName: endpoints[0]!.companyName, ...event.data };
+      rows.push(
+        eventOf(
+          event.type,
+          event.tenantId,
+          data,
+          endpoints.map((endpoint) => endpoint.id),
+          event.id,
+        ),
+      );
     }
     await write(rows);
   }

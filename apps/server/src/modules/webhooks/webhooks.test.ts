@@ -20,6 +20,7 @@ import { liveTenants, newMac } from '../../../test/live-tenants';
 import { waitForMail } from '../../../test/mail';
 import { reportOf } from '../../../test/report-runs';
 import { signInCompanyHead, tokenWithEveryAuthority } from '../../../test/sign-in';
+import { loadConfig } from '../../config';
 import { selectRows } from '../../db/client';
 import { resolveAllowed, urlProblem } from '../../platform/outbound';
 import { createExecutionLogsService } from '../execution-logs/service';
@@ -180,6 +181,12 @@ describe('endpoints', () => {
   });
 
   it('without WEBHOOK_ALLOW_LOOPBACK: no loopback address, by literal or by a name that resolves to one', async () => {
+    // Allowed by the demo (the embedded database), by the flag, and by nothing else.
+    expect(loadConfig({}).webhookAllowLoopback).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '0' }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ DEMO: '0' }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ DEMO: '0', WEBHOOK_ALLOW_LOOPBACK: '1' }).webhookAllowLoopback).toBe(true);
     const strict = { allowLoopback: false };
     expect(urlProblem('http://127.0.0.1:9000/hook', strict)).toBe('ERROR_WEBHOOK_URL_INVALID');
     expect(urlProblem('https://127.0.0.1/hook', strict)).toBe('ERROR_WEBHOOK_URL_FORBIDDEN');
@@ -447,6 +454,23 @@ describe('delivery', () => {
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+  });
+});
+
+describe('the outbox', () => {
+  it('keeps events and their deliveries 30 days', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    await registerUser(northHead.token, 'kept@north.test');
+    await registerUser(northHead.token, 'old@north.test');
+    const [, old] = await deliveries(northHead.token, endpoint.id);
+    await t.database.db.execute(
+      sql`update webhook_events set at = ${Date.now() - 31 * 86_400_000} where id = ${old!.eventId}`,
+    );
+    await sender().prune();
+    expect((await deliveries(northHead.token, endpoint.id)).map((delivery) => delivery.eventId)).not.toContain(
+      old!.eventId,
+    );
+    expect(await deliveries(northHead.token, endpoint.id)).toHaveLength(1);
   });
 });
 

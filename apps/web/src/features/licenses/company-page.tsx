@@ -3,21 +3,23 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { holdsAny } from '../../lib/authorities';
+import { holds, holdsAny, isAdmin } from '../../lib/authorities';
 import { useCrumbName } from '../../lib/breadcrumb-trail';
 import { notifyError } from '../../lib/notify';
 import { PATHS } from '../../lib/paths';
 import { useViewer } from '../../lib/profile-context';
 import { companyQueryOptions } from '../../resources/companies';
+import { CompanyWebhooks } from '../webhooks/company-webhooks';
 import { CompanySummary } from './company-summary';
 import { LicensesTable } from './licenses-table';
 
 /**
  * Spec section 2, Company page (/dashboard/license/companies/{companyId}): the company's card and
- * its licences. A company that cannot be read (ERROR_COMPANY_NOT_EXIST, or another company's for a
- * company user) toasts its error and goes back to where the user can look for it: the companies
- * list, or for a company user (who may not open that list) their own company's page, which they
- * also reach from the sidebar's 'Licenses'; never to a page that answers 403 under the toast.
+ * its licences, and for the provider its webhook endpoints. A company that cannot be read
+ * (ERROR_COMPANY_NOT_EXIST, or another company's for a company user) toasts its error and goes
+ * back to where the user can look for it: the companies list, or for a company user (who may not
+ * open that list) their own company's page, which they also reach from the sidebar's 'Licenses';
+ * never to a page that answers 403 under the toast.
  */
 export function CompanyPage() {
   const { t } = useTranslation();
@@ -51,6 +53,8 @@ export function CompanyPage() {
     <Stack gap="lg">
       <CompanySummary company={company.data} />
       <LicensesTable company={company.data} />
+      {/* The provider manages a company's webhook endpoints here (a company's staff on their webhooks page). */}
+      {isAdmin(viewer) && holds(viewer, 'MANAGE_WEBHOOKS') && <CompanyWebhooks company={company.data} />}
     </Stack>
   );
 }
