@@ -27,6 +27,7 @@ import { eventsRoutes } from './modules/events/routes';
 import { createEventsService, type LiveContext } from './modules/events/service';
 import { startLogMaintenance } from './modules/execution-logs/maintenance';
 import { createExecutionLogsService } from './modules/execution-logs/service';
+import { startLicenseExpiryWatch } from './modules/licenses/expiry';
 import { licenseRoutes } from './modules/licenses/routes';
 import { createLicensesService } from './modules/licenses/service';
 import { monitorRoutes } from './modules/monitor/routes';
@@ -146,6 +147,8 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   const signing = loadSigningKey({ pem: config.licenseSigningKey, dataDir: config.dataDir });
   const licenses = createLicensesService({ db, events, outbox });
   const accounts = createAccountsService({ db, signing, events, outbox });
+  // license.expiring and license.expired, told to webhooks (docs/webhooks.md).
+  const licenseExpiry = startLicenseExpiryWatch({ db: database.db, outbox, log: app.log });
   const workflows = createWorkflowsService({ db, events, outbox });
   const executionLogs = createExecutionLogsService({
     db,
@@ -207,6 +210,7 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
     webhookSender.start();
   });
   app.addHook('onClose', async () => {
+    licenseExpiry.stop();
     await webhookSender.stop();
     // The spans of the agents the closing sockets took away are closed before the database goes.
     await activity.stop();
@@ -268,6 +272,7 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
       logMaintenance,
       webhooks,
       webhookSender,
+      licenseExpiry,
     },
   });
 }

@@ -262,6 +262,17 @@ export async function countDeliveries(db: Executor, endpointId: number) {
   return row?.count ?? 0;
 }
 
+/** The delivery of `eventId` to `endpointId` (the first, if it was redelivered). */
+export async function deliveryOfEvent(db: Executor, endpointId: number, eventId: string) {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.eventId, eventId)))
+    .orderBy(webhookDeliveries.id)
+    .limit(1);
+  return row;
+}
+
 /** A delivery of one of the owner's endpoints. */
 export async function findDelivery(db: Executor, owner: string | null, id: number) {
   const [row] = await db

@@ -250,8 +250,8 @@ export function createWebhooksService(deps: {
           [endpoint.id],
         ),
       ]);
-      const [delivery] = await q.deliveriesPage(db, endpoint.id, 0, 1);
-      if (!delivery || delivery.eventId !== eventId) throw new Error('the test delivery was not written');
+      const delivery = eventId === undefined ? undefined : await q.deliveryOfEvent(db, endpoint.id, eventId);
+      if (!delivery) throw new Error('the test delivery was not written');
       return toDelivery(delivery);
     },
   };

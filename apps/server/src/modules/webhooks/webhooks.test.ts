@@ -9,7 +9,7 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from '@opsdeck/contract/webhooks';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
@@ -22,8 +22,10 @@ import { reportOf } from '../../../test/report-runs';
 import { signInCompanyHead, tokenWithEveryAuthority } from '../../../test/sign-in';
 import { loadConfig } from '../../config';
 import { selectRows } from '../../db/client';
+import { licenses } from '../../db/schema';
 import { resolveAllowed, urlProblem } from '../../platform/outbound';
 import { createExecutionLogsService } from '../execution-logs/service';
+import { expiryWindow, licenseExpiryEvents } from '../licenses/expiry';
 import { createWebhookSender } from './sender';
 
 /** A receiver on this machine: records each request, answers what `answer` says (200 by default). */
@@ -61,6 +63,7 @@ let north: TestCompany;
 let south: TestCompany;
 let northHead: { id: number; email: string; token: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const DAY = 86_400_000;
 
 beforeAll(async () => {
   t = await startTestApp({ WEBHOOK_ALLOW_LOOPBACK: '1' });
@@ -444,9 +447,14 @@ describe('delivery', () => {
 
   it('never sends one delivery twice at once from two senders sharing the outbox', async () => {
     const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.archived'] });
-    for (let k = 0; k < 30; k += 1) {
-      await t.call(`/api/webhook/${endpoint.id}/test`, { method: 'POST', token: northHead.token });
-    }
+    // Thirty at once: each answers its own delivery.
+    const tests = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        t.call<WebhookDelivery>(`/api/webhook/${endpoint.id}/test`, { method: 'POST', token: northHead.token }),
+      ),
+    );
+    expect(tests.map((test) => test.status)).toEqual(Array(30).fill(201));
+    expect(new Set(tests.map((test) => test.body.eventId)).size).toBe(30);
     const [a, b] = [sender(), sender()];
     const [sentByA, sentByB] = await Promise.all([a.runOnce(), b.runOnce()]);
     expect(sentByA + sentByB).toBe(30);
@@ -475,6 +483,56 @@ describe('the outbox', () => {
 });
 
 describe('events', () => {
+  it('tells a licence near its expiry once per window, and its expiry, from every instance once', async () => {
+    await createEndpoint(northHead.token, { url: receiver.url, events: ['license.expiring', 'license.expired'] });
+    const now = Date.now();
+    const licence = async (label: string, expirationDate: number) => {
+      const [row] = await t.database.db
+        .insert(licenses)
+        .values({
+          companyId: north.id,
+          tenantId: north.tenantId,
+          typeKey: 'pro',
+          label,
+          issueDate: now - 300 * DAY,
+          expirationDate,
+          maxAccounts: 1,
+        })
+        .returning({ id: licenses.id });
+      return row!.id;
+    };
+    const inFiveDays = await licence('In five days', now + 5 * DAY);
+    const yesterday = await licence('Yesterday', now - DAY);
+    await licence('Long ago', now - 10 * DAY);
+    await licence('Next quarter', now + 90 * DAY);
+
+    const due = await licenseExpiryEvents(t.database.db, now);
+    expect(due.map((event) => [event.type, (event.data as { license: { id: number } }).license.id])).toEqual(
+      expect.arrayContaining([
+        ['license.expiring', inFiveDays],
+        ['license.expired', yesterday],
+      ]),
+    );
+    // Two instances looking at once, and a later look: each told once.
+    const outbox = t.app.services.webhooks.outbox;
+    await Promise.all([outbox.emitAll(due), outbox.emitAll(due)]);
+    await outbox.emitAll(await licenseExpiryEvents(t.database.db, now + 60_000));
+    await sender().runOnce();
+    const bodies = receiver.received.map(
+      (request) => JSON.parse(request.body) as { type: WebhookEventType; data: unknown },
+    );
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) WEBHOOK_EVENT_DATA[body.type].parse(body.data);
+    expect(bodies.find((body) => body.type === 'license.expiring')).toMatchObject({
+      data: { license: { id: inFiveDays, label: 'In five days' }, daysLeft: 7, companyName: 'North Hooks' },
+    });
+    expect(expiryWindow(29 * DAY)).toBe(30);
+    expect(expiryWindow(12 * 3_600_000)).toBe(1);
+    expect(expiryWindow(31 * DAY)).toBeNull();
+    expect(expiryWindow(-8 * DAY)).toBeNull();
+    await t.database.db.delete(licenses).where(eq(licenses.companyId, north.id));
+  });
+
   it("tells a provider-wide endpoint every company's events, each with the payload its schema documents", async () => {
     const everything = await createEndpoint(admin, { url: receiver.url, events: [...WEBHOOK_EVENT_TYPES] });
     expect(everything.tenantId).toBeNull();
