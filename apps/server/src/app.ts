@@ -12,6 +12,8 @@ import { createAccountsService } from './modules/accounts/service';
 import { activityRoutes } from './modules/activities/routes';
 import { createActivitiesService } from './modules/activities/service';
 import { createActivityService } from './modules/activity/service';
+import { alertRoutes } from './modules/alerts/routes';
+import { createAlertsService, startAlertChecks } from './modules/alerts/service';
 import { insertAuditEntries } from './modules/audit/queries';
 import { auditRoutes } from './modules/audit/routes';
 import { createAuditService } from './modules/audit/service';
@@ -160,6 +162,16 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   const activity = createActivityService({ db, log: app.log });
   // The keys connected on any instance, once the live channel is up (docs/monitor.md).
   let connectedAccounts = (): number[] => [];
+  // Alert rules, their alerts and each person's notifications (docs/alerts.md).
+  const alerts = createAlertsService({
+    db,
+    outbox,
+    events,
+    mailer,
+    log: app.log,
+    connectedAccounts: () => connectedAccounts(),
+    unit,
+  });
   const logMaintenance = startLogMaintenance({
     db,
     retentionDays: config.executionLogRetentionDays,
@@ -193,6 +205,8 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
     agentSecret: config.agentSecret,
     audit: insertAuditEntries,
     outbox,
+    sawAgent: alerts.sawAgent,
+    notificationsByIds: alerts.notificationsByIds,
     log: app.log,
   });
   await live.start();
@@ -206,10 +220,13 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   app.addHook('preClose', async () => {
     await stomp.close();
   });
+  let stopAlertChecks = () => {};
   app.addHook('onReady', async () => {
     webhookSender.start();
+    stopAlertChecks = startAlertChecks(alerts, app.log, config.alertCheckMs);
   });
   app.addHook('onClose', async () => {
+    stopAlertChecks();
     licenseExpiry.stop();
     await webhookSender.stop();
     // The spans of the agents the closing sockets took away are closed before the database goes.
@@ -230,6 +247,7 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
       await api.register(auditRoutes, { audit });
       await api.register(tokenRoutes, { tokens });
       await api.register(webhookRoutes, { webhooks });
+      await api.register(alertRoutes, { alerts });
       await api.register(userRoutes, { users });
       await api.register(companyRoutes, { companies });
       await api.register(departmentRoutes, { departments });
@@ -273,6 +291,9 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
       webhooks,
       webhookSender,
       licenseExpiry,
+      alerts,
+      /** The unit of work the services' database handle follows (tests that drive a service themselves). */
+      unit,
     },
   });
 }

@@ -34,6 +34,7 @@ const Env = z.object({
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(8).max(36_500).default(400),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(730),
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['0', '1']).optional(),
+  ALERT_CHECK_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
 });
 
 export type Config = {
@@ -80,6 +81,8 @@ export type Config = {
    * address (tests, the demo). Otherwise only `https://` to public addresses (docs/webhooks.md, "Safety").
    */
   webhookAllowLoopback: boolean;
+  /** How often the alert rules are checked (ms; docs/alerts.md). */
+  alertCheckMs: number;
 };
 
 /** `true`, `false`, or the addresses and CIDR ranges of the proxies, comma-separated. */
@@ -127,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     // The demo lets a receiver on this machine try webhooks out; a real installation does not.
+    alertCheckMs: parsed.ALERT_CHECK_MS,
     webhookAllowLoopback:
       parsed.WEBHOOK_ALLOW_LOOPBACK === '1' ||
       (parsed.WEBHOOK_ALLOW_LOOPBACK === undefined && parsed.DEMO !== '0' && !parsed.DATABASE_URL),

@@ -74,6 +74,9 @@ export const AUDIT_ACTIONS = [
   'webhook.delete',
   'webhook.test',
   'webhook.redeliver',
+  'alert_rule.create',
+  'alert_rule.update',
+  'alert_rule.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -80,6 +80,7 @@ export const AUTHORITIES = {
   // Audit
   VIEW_AUDIT_LOG: 'View audit log',
   MANAGE_WEBHOOKS: 'Manage webhooks',
+  MANAGE_ALERTS: 'Manage alert rules and receive alerts',
   // Levels
   ADMIN_ACCESS_LEVEL: 'Admin access level',
   COMPANY_ACCESS_LEVEL: 'Company access level',

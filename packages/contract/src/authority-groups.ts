@@ -78,6 +78,7 @@ export const AUTHORITY_GROUP_OF: Record<Authority, AuthorityGroup> = {
   EXPORT_LICENSE_FILE: 'licensing',
   VIEW_AUDIT_LOG: 'audit',
   MANAGE_WEBHOOKS: 'integrations',
+  MANAGE_ALERTS: 'integrations',
   ACCESS_COMPANY_TAB: 'companies',
   VIEW_COMPANY: 'companies',
   CREATE_COMPANY: 'companies',

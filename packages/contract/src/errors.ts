@@ -169,6 +169,13 @@ export const ERROR_MESSAGES = {
   ERROR_WEBHOOK_NOT_EXIST: 'The webhook endpoint does not exist.',
   ERROR_WEBHOOK_DISABLED: 'The endpoint is disabled: enable it to send it a test event.',
   ERROR_WEBHOOK_DELIVERY_NOT_EXIST: 'The webhook delivery does not exist.',
+  // Alerts (docs/alerts.md)
+  ERROR_ALERT_KIND_INVALID: 'Choose what the rule watches.',
+  ERROR_ALERT_PARAMS_INVALID: 'A setting of the rule is missing or out of range.',
+  ERROR_ALERT_CHANNELS_REQUIRED: 'Choose at least one channel.',
+  ERROR_ALERT_CHANNEL_INVALID: 'A channel is not console, e-mail or webhook.',
+  ERROR_ALERT_RULE_LIMIT: 'A company may have at most 50 alert rules.',
+  ERROR_ALERT_RULE_NOT_EXIST: 'The alert rule does not exist.',
   // User
   ERROR_USER_EMAIL_ALREADY_USED: 'This e-mail address is already used.',
   ERROR_USER_FIRST_NAME_REQUIRED: 'First name is required.',

@@ -45,6 +45,8 @@ export const DESTINATIONS = {
   executions: '/topic/executions',
   identity: '/user/topic/identity',
   errors: '/user/topic/errors',
+  /** A new entry of the person's notification centre (`Notification` in `@opsdeck/contract/alerts`; docs/alerts.md). */
+  notifications: '/user/topic/notifications',
   // console → server
   requestActiveAgents: '/request/active-agents',
   executeCommand: '/direct/agent-execute-command',

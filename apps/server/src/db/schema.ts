@@ -1,6 +1,7 @@
 /** The whole database schema, as Drizzle and drizzle-kit see it. */
 export * from './schema/activities';
 export * from './schema/activity';
+export * from './schema/alerts';
 export * from './schema/api-tokens';
 export * from './schema/audit';
 export * from './schema/companies';

@@ -26,7 +26,12 @@ export type Resource =
    * Execution logs stored: one 'created' event per company and committed batch of agents'
    * reports, its `ids` empty (a log's id is a UUID; a listener reads what it keeps again).
    */
-  | 'executions';
+  | 'executions'
+  /**
+   * Notifications written for people (docs/alerts.md): `ids` the new notifications. Each instance's
+   * live channel pushes them to the consoles of their people it holds.
+   */
+  | 'notifications';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted' | 'archived';
 

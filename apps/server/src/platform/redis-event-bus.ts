@@ -125,6 +125,7 @@ const RESOURCES: Record<Resource, true> = {
   licenses: true,
   accounts: true,
   executions: true,
+  notifications: true,
 };
 const KINDS: Record<ChangeKind, true> = { created: true, updated: true, deleted: true, archived: true };
 

@@ -56,6 +56,15 @@ export type EventsServiceOptions = {
   audit?: AuditWriter;
   /** Tells webhooks of agents connecting and leaving, and of runs finished (docs/webhooks.md). */
   outbox?: WebhookOutbox;
+  /** Notes when a key's agent connected or left (alerts' agent_offline; docs/alerts.md). */
+  sawAgent?: (sighting: {
+    accountId: number;
+    tenantId: string | null;
+    connected: boolean;
+    at: number;
+  }) => Promise<void>;
+  /** The notifications of a 'notifications' event, with their person: pushed to that person's consoles. */
+  notificationsByIds?: (ids: readonly number[]) => Promise<{ userId: number; notification: unknown }[]>;
   /** How often licences are checked for expiry (ms). */
   expiryCheckMs?: number;
   /** The whole-list topic is sent at most this often per console (ms): 10,000 agents connecting must not send 10,000 lists. */
@@ -338,6 +347,26 @@ export function createEventsService(options: EventsServiceOptions) {
       keyDigest: identity.keyDigest,
     });
     await tellWebhooks('agent.connected', identity);
+    await noteSighting(key, true, agent.connectedAt);
+  }
+
+  /** When the key's agent was last connected, for the agent_offline alerts; a failure is logged. */
+  async function noteSighting(key: AgentContext['identity']['key'], connected: boolean, at: number) {
+    await options
+      .sawAgent?.({ accountId: key.accountId, tenantId: key.tenantId, connected, at })
+      .catch((err: unknown) => log.error({ err, accountId: key.accountId }, 'agent sighting not written'));
+  }
+
+  /** New notifications, to the consoles of their people this instance holds. */
+  async function pushNotifications(ids: readonly number[]) {
+    if (!options.notificationsByIds || consoles.size === 0) return;
+    const found = await options.notificationsByIds(ids);
+    for (const session of consoles) {
+      const { auth } = session.context as ConsoleContext;
+      for (const entry of found) {
+        if (entry.userId === auth.userId) session.send(DESTINATIONS.notifications, entry.notification);
+      }
+    }
   }
 
   /** An agent's arrival or departure, to the webhooks; a failure is logged, never the agent's. */
@@ -526,6 +555,7 @@ export function createEventsService(options: EventsServiceOptions) {
         setImmediate(() => session.send(DESTINATIONS.identity, { tenantId: tenantOf(context), sessionId: session.id }));
         return;
       case DESTINATIONS.errors:
+      case DESTINATIONS.notifications:
       case DESTINATIONS.activeAgentsReply:
       case DESTINATIONS.activeAgents:
         return;
@@ -643,11 +673,13 @@ export function createEventsService(options: EventsServiceOptions) {
           const ids = new Set(event.ids);
           return recheckAgents((context) => ids.has(context.identity.key.accountId));
         }
+        case 'notifications':
+          return pushNotifications(event.ids);
         default:
           return consoles.size > 0 ? recheckConsoles() : undefined;
       }
     },
-    { resources: ['workflows', 'licenses', 'accounts', 'sessions', 'users', 'roles', 'companies'] },
+    { resources: ['workflows', 'licenses', 'accounts', 'sessions', 'users', 'roles', 'companies', 'notifications'] },
   );
 
   // Back after missing other instances' events (Redis away): a sign-out, a role change, an
@@ -700,6 +732,7 @@ export function createEventsService(options: EventsServiceOptions) {
       const { identity } = session.context as AgentContext;
       const { key } = identity;
       void tellWebhooks('agent.disconnected', identity);
+      void noteSighting(key, false, session.lastHeardAt);
       void options.activity
         ?.agentGone({ accountId: key.accountId, tenantId: key.tenantId }, session.lastHeardAt)
         .catch((err: unknown) => log.warn({ err }, 'open activity spans not closed'));
