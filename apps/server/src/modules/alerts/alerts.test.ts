@@ -1,12 +1,15 @@
 import type { Alert, AlertRule, Notification, NotificationPage } from '@opsdeck/contract/alerts';
 import { DESTINATIONS } from '@opsdeck/contract/live';
+import { WEBHOOK_EVENT_DATA } from '@opsdeck/contract/webhooks';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
+import { createStatus, spanRow } from '../../../test/activity';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import {
   createAgentKey,
   createCompany,
+  createDepartment,
   createUser,
   createWorkflowRow,
   type TestCompany,
@@ -15,11 +18,15 @@ import { connectPeer, consoleHeaders } from '../../../test/live';
 import { waitForMail } from '../../../test/mail';
 import { reportOf } from '../../../test/report-runs';
 import { signInCompanyHead, tokenFor, tokenWithEveryAuthority } from '../../../test/sign-in';
-import { accounts, alerts as alertsTable, licenses } from '../../db/schema';
+import { selectRows } from '../../db/client';
+import { accounts, activitySpans, alerts as alertsTable, licenses, schedules } from '../../db/schema';
+import { ensureMonthPartition } from '../../platform/partitions';
+import { rebuildActivityRollups } from '../activity/rollups';
 import { createExecutionLogsService } from '../execution-logs/service';
 import { createAlertsService, inWorkingHours } from './service';
 
 const MINUTE = 60_000;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 /** A Wednesday, 10:00 UTC: working hours. */
 const WEDNESDAY_10 = Date.UTC(2026, 10, 25, 10, 0, 0);
@@ -41,6 +48,7 @@ afterAll(async () => {
   await t.close();
 });
 afterEach(async () => {
+  await t.database.db.execute(sql`delete from webhook_endpoints`);
   await t.database.db.execute(sql`delete from alert_rules`);
   await t.database.db.execute(sql`delete from alerts`);
 });
@@ -189,6 +197,12 @@ describe('raised, folded and cleared', () => {
     const key = await createAgentKey(t.database.db, north);
     const workflowId = await createWorkflowRow(t.database.db, north, 'Claims intake');
     await createRule({ kind: 'workflow_faulted', params: { count: 3, minutes: 10 }, channels: ['webhook', 'console'] });
+    // An endpoint for alert.raised (never reached: the name does not resolve); the outbox keeps the body.
+    const hook = await t.call<{ id: number }>('/api/webhook', {
+      token: northHead.token,
+      json: { url: 'https://hooks.alerts.invalid/in', events: ['alert.raised'] },
+    });
+    expect(hook.status).toBe(201);
     const ingest = createExecutionLogsService({ db: t.database.db });
     const at = Date.now();
     for (let k = 0; k < 3; k += 1) {
@@ -200,9 +214,17 @@ describe('raised, folded and cleared', () => {
     let now = at;
     const check = checker(() => now);
     expect(await check.checkAll()).toBe(1);
-    expect((await openAlerts())[0]).toMatchObject({
-      kind: 'workflow_faulted',
-      subject: 'Claims intake faulted 3 times in 10 min',
+    const [raised] = await openAlerts();
+    expect(raised).toMatchObject({ kind: 'workflow_faulted', subject: 'Claims intake faulted 3 times in 10 min' });
+    const [event] = await selectRows<{ body: string }>(
+      t.database.db,
+      sql`select body from webhook_events where type = 'alert.raised'`,
+    );
+    const body = JSON.parse(event!.body) as { type: 'alert.raised'; data: unknown };
+    expect(WEBHOOK_EVENT_DATA['alert.raised'].parse(body.data)).toMatchObject({
+      tenantId: north.tenantId,
+      companyName: 'North Alerts',
+      alert: { id: raised!.id, kind: 'workflow_faulted', subject: raised!.subject, raisedAt: raised!.raisedAt },
     });
     // Ten minutes on, the faults are out of the window: cleared.
     now += 10 * MINUTE;
@@ -239,6 +261,56 @@ describe('raised, folded and cleared', () => {
     expect(inWorkingHours(Date.UTC(2026, 10, 28, 10), 'UTC')).toBe(false); // a Saturday
     expect(inWorkingHours(Date.UTC(2026, 10, 25, 7, 59), 'UTC')).toBe(false);
     expect(inWorkingHours(Date.UTC(2026, 10, 25, 7, 30), 'Europe/Berlin')).toBe(true);
+  });
+
+  it('late arrivals and breaks over their threshold, as the monitor finds them; gone from the last day: cleared', async () => {
+    const db = t.database.db;
+    const department = await createDepartment(db, north);
+    const person = await createUser(db, { company: north, departmentId: department.id });
+    const coffee = await createStatus(db, { tenantId: north.tenantId, departmentId: department.id }, 'Coffee', {
+      threshold: 15,
+    });
+    const now = Date.now();
+    // A schedule that ended an hour ago (the monitor judges attendance once it ended), signed in an
+    // hour after its start (late by 60 min); a 40-minute coffee.
+    await db.insert(schedules).values({
+      tenantId: north.tenantId,
+      userId: person.id,
+      scheduleStart: now - 10 * HOUR,
+      scheduleEnd: now - HOUR,
+    });
+    await ensureMonthPartition(db, 'activity_spans', now - 10 * HOUR);
+    await ensureMonthPartition(db, 'activity_spans', now);
+    await db.insert(activitySpans).values([
+      spanRow(north, { userId: person.id, kind: 'session', start: now - 9 * HOUR, end: now - HOUR }),
+      spanRow(north, {
+        userId: person.id,
+        kind: 'status',
+        statusId: coffee,
+        start: now - HOUR,
+        end: now - 20 * MINUTE,
+      }),
+    ]);
+    // Spans written straight to the table: their rollups made as the ingest makes them.
+    await rebuildActivityRollups(db);
+    await createRule({ kind: 'late_arrival', params: {}, channels: ['console'] });
+    await createRule({ kind: 'break_over', params: {}, channels: ['console'] });
+    let clock = now;
+    const check = checker(() => clock);
+    const raisedNow = await check.checkAll();
+    const open = await openAlerts();
+    expect(raisedNow, JSON.stringify(open)).toBe(2);
+    expect(open.map((alert) => alert.kind).sort()).toEqual(['break_over', 'late_arrival']);
+    expect(open.find((alert) => alert.kind === 'late_arrival')!.subject).toMatch(/Late by 60 min/);
+    expect(open.find((alert) => alert.kind === 'break_over')!.subject).toMatch(
+      /Coffee over its 15 min threshold by 25 min/,
+    );
+    clock += MINUTE;
+    expect(await check.checkAll()).toBe(0);
+    // Two days on, both are out of the day the rules look at.
+    clock = now + 2 * DAY;
+    await check.checkAll();
+    expect(await openAlerts()).toEqual([]);
   });
 
   it('a licence expiring within N days', async () => {
