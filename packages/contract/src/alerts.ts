@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ID_MAX, idParams } from './fields';
-import { LIMITS } from './limits';
-import { pageOf } from './paging';
+import { idParams } from './fields';
+import { pageNumbers, pageOf } from './paging';
 
 /**
  * Alerts and the notification centre (docs/alerts.md). A company's rules say what is worth telling
@@ -133,18 +132,7 @@ export type NotificationPage = z.infer<typeof NotificationPage>;
 const invalidInput = 'ERROR_GENERAL_INVALID_INPUT';
 /** GET /api/notification: newest first; `unread=true` only those not read. */
 export const NotificationQuery = z.object({
-  page: z.coerce
-    .number({ error: invalidInput })
-    .int(invalidInput)
-    .min(1, invalidInput)
-    .max(ID_MAX, invalidInput)
-    .default(1),
-  size: z.coerce
-    .number({ error: invalidInput })
-    .int(invalidInput)
-    .min(1, invalidInput)
-    .max(100, invalidInput)
-    .default(LIMITS.pageSize),
+  ...pageNumbers,
   unread: z.enum(['true', 'false'], { error: invalidInput }).optional(),
 });
 export type NotificationQuery = z.infer<typeof NotificationQuery>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EPOCH_MAX, ID_MAX } from './fields';
 import { LIMITS } from './limits';
-import { pageOf } from './paging';
+import { pageNumbers, pageOf } from './paging';
 
 /**
  * The audit log (docs/audit.md): who changed what, when and from where. Every change through the
@@ -144,8 +144,7 @@ const emptyIsUnset = <T extends z.ZodType>(schema: T) =>
  */
 export const AuditQuery = z
   .object({
-    page: wholeNumber(1, ID_MAX).default(1),
-    size: wholeNumber(1, 100).default(LIMITS.pageSize),
+    ...pageNumbers,
     search: z.string().trim().max(LIMITS.nameMax, invalidInput).optional(),
     from: emptyIsUnset(wholeNumber(0, EPOCH_MAX)),
     to: emptyIsUnset(wholeNumber(0, EPOCH_MAX)),

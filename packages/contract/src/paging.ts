@@ -30,6 +30,19 @@ export const listFormat = { format: ListFormat.optional() };
 export const ListFormatQuery = z.object(listFormat);
 export type ListFormatQuery = z.infer<typeof ListFormatQuery>;
 
+const invalidInput = 'ERROR_GENERAL_INVALID_INPUT';
+const wholeNumber = (min: number, max: number) =>
+  z.coerce.number({ error: invalidInput }).int(invalidInput).min(min, invalidInput).max(max, invalidInput);
+
+/**
+ * `page` (from 1) and `size` (1–100, 10 by default) of a call that always pages, each refused with
+ * ERROR_GENERAL_INVALID_INPUT when it is not such a number; spread into the query's object.
+ */
+export const pageNumbers = {
+  page: wholeNumber(1, ID_MAX).default(1),
+  size: wholeNumber(1, 100).default(LIMITS.pageSize),
+};
+
 export function parseSort(sort: string | undefined): { field: string; direction: 'asc' | 'desc' } | null {
   if (!sort) return null;
   const [field, direction] = sort.split(',');

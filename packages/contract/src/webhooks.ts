@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ID_MAX, idParams } from './fields';
+import { idParams } from './fields';
 import { LIMITS } from './limits';
-import { pageOf } from './paging';
+import { pageNumbers, pageOf } from './paging';
 
 /**
  * Webhooks (docs/webhooks.md): Opsdeck tells other systems what happened, by an HTTPS POST signed
@@ -244,19 +244,7 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const WebhookDeliveryPage = pageOf(WebhookDelivery).meta({ id: 'WebhookDeliveryPage' });
 
-const invalidInput = 'ERROR_GENERAL_INVALID_INPUT';
 export const WebhookDeliveryQuery = z.object({
-  page: z.coerce
-    .number({ error: invalidInput })
-    .int(invalidInput)
-    .min(1, invalidInput)
-    .max(ID_MAX, invalidInput)
-    .default(1),
-  size: z.coerce
-    .number({ error: invalidInput })
-    .int(invalidInput)
-    .min(1, invalidInput)
-    .max(100, invalidInput)
-    .default(LIMITS.pageSize),
+  ...pageNumbers,
 });
 export type WebhookDeliveryQuery = z.infer<typeof WebhookDeliveryQuery>;
