@@ -34,6 +34,8 @@ export class TestServer {
         PUBLIC_URL: this.url,
         // The webhook tests' receivers listen on 127.0.0.1 over http (apps/server/src/config.ts).
         WEBHOOK_ALLOW_LOOPBACK: '1',
+        // Alert rules checked every second, not every minute: the alerts test sees one raised at once.
+        ALERT_CHECK_MS: '1000',
         // The run's copy of the built console (global-setup.ts), when there is one.
         ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
       },

@@ -174,6 +174,12 @@ export const PATHS = {
     section: 'management',
     crumb: true,
   }),
+  alerts: entry('/dashboard/management/alerts', {
+    label: 'nav.alerts',
+    authorities: ['MANAGE_ALERTS'],
+    section: 'management',
+    crumb: true,
+  }),
 } as const;
 
 export type PathKey = keyof typeof PATHS;
@@ -215,6 +221,7 @@ export const SECTIONS: Record<Section, { landing: PathKey; gate: readonly Author
       'ACCESS_DATA_ENTRY_TAB',
       'VIEW_AUDIT_LOG',
       'MANAGE_WEBHOOKS',
+      'MANAGE_ALERTS',
     ],
     pages: [
       'users',
@@ -228,6 +235,7 @@ export const SECTIONS: Record<Section, { landing: PathKey; gate: readonly Author
       'dataEntry',
       'audit',
       'webhooks',
+      'alerts',
     ],
   },
 };

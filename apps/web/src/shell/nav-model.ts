@@ -79,6 +79,7 @@ export const NAV_GROUPS: readonly NavGroupDef[] = [
       { key: 'dataEntry' },
       { key: 'audit' },
       { key: 'webhooks' },
+      { key: 'alerts' },
     ],
   },
   {

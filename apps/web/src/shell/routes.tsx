@@ -34,6 +34,7 @@ const PAGES: Partial<Record<PathKey, PageLoader>> = {
   schedules: async () => (await import('../features/schedules/schedules-page')).SchedulesPage,
   audit: async () => (await import('../features/audit/audit-page')).AuditPage,
   webhooks: async () => (await import('../features/webhooks/webhooks-page')).WebhooksPage,
+  alerts: async () => (await import('../features/alerts/alerts-page')).AlertsPage,
   apiTokens: async () => (await import('../features/tokens/tokens-page')).TokensPage,
 };
 
@@ -137,6 +138,7 @@ export const routes: RouteObject[] = [
             placeholder('dataEntry'),
             page('audit'),
             page('webhooks'),
+            page('alerts'),
           ]),
           { path: '*', Component: Empty },
         ],

@@ -1,8 +1,15 @@
+import type { Notification } from '@opsdeck/contract/alerts';
 import type { ExecutionNotice } from '@opsdeck/contract/live';
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 import { ApiError } from '../lib/api-client';
-import { type ExecutionListener, INITIAL_SNAPSHOT, type LiveSnapshot, type LiveSource } from '../lib/live/live-source';
+import {
+  type ExecutionListener,
+  INITIAL_SNAPSHOT,
+  type LiveSnapshot,
+  type LiveSource,
+  type NotificationListener,
+} from '../lib/live/live-source';
 import { EMPTY_LIVE_STATE, type LiveEvent, liveReducer } from '../lib/live/live-state';
 import type { buildAgent } from './live-builders';
 
@@ -14,6 +21,7 @@ export class FakeLiveSource implements LiveSource {
   snapshot: LiveSnapshot = INITIAL_SNAPSHOT;
   readonly listeners = new Set<() => void>();
   readonly executionListeners = new Set<ExecutionListener>();
+  readonly notificationListeners = new Set<NotificationListener>();
   /** As the live client: a command without a connection fails at once. */
   readonly execute = vi.fn(async (_sessionId: string, _workflowId: number) => this.connectedOrFail());
   readonly terminate = vi.fn(async (_sessionId: string, _workflowId: number, _queueId: number) =>
@@ -30,6 +38,13 @@ export class FakeLiveSource implements LiveSource {
     this.executionListeners.add(listener);
     return () => {
       this.executionListeners.delete(listener);
+    };
+  };
+
+  onNotification = (listener: NotificationListener) => {
+    this.notificationListeners.add(listener);
+    return () => {
+      this.notificationListeners.delete(listener);
     };
   };
 
@@ -72,6 +87,12 @@ export class FakeLiveSource implements LiveSource {
     };
     act(() => {
       for (const listener of this.executionListeners) listener(notice);
+    });
+  }
+  /** A new notification of the signed-in person, as `/user/topic/notifications` tells it. */
+  notification(notification: Notification) {
+    act(() => {
+      for (const listener of this.notificationListeners) listener(notification);
     });
   }
 }

@@ -86,17 +86,38 @@ afterAll(async () => {
 });
 
 describe('console handshake', () => {
-  it('is refused without the app key, with a bad token, or without VIEW_WORKFLOW_EVENTS', async () => {
+  it('is refused without the app key or with a bad token', async () => {
     expect(await refusedWith(t.baseUrl, { 'X-Auth-Token': acme.watcher, platform: 'console' })).toBe(
       'ERROR_APP_KEY_INVALID',
     );
     expect(await refusedWith(t.baseUrl, consoleHeaders('not-a-token'))).toBe('ERROR_UNAUTHORIZED');
-    const viewer = await tokenFor(t, acme.company, ['VIEW_WORKFLOW']);
-    expect(await refusedWith(t.baseUrl, consoleHeaders(viewer))).toBe('ERROR_FORBIDDEN');
     // A company user naming another company's tenant.
     expect(await refusedWith(t.baseUrl, consoleHeaders(acme.watcher, globex.company.tenantId))).toBe(
       'ERROR_TENANT_FORBIDDEN',
     );
+  });
+
+  it('without VIEW_WORKFLOW_EVENTS: its own destinations (identity, refusals, notifications), nothing of the agents', async () => {
+    const viewer = await tokenFor(t, acme.company, ['VIEW_WORKFLOW']);
+    const own = await open(consoleHeaders(viewer), [
+      DESTINATIONS.identity,
+      DESTINATIONS.errors,
+      DESTINATIONS.notifications,
+    ]);
+    expect((await own.next<ConsoleIdentity>(DESTINATIONS.identity)).tenantId).toBe(acme.company.tenantId);
+    for (const destination of [DESTINATIONS.activeAgents, `${DESTINATIONS.queue}/${acme.company.tenantId}`]) {
+      own.subscribe(destination);
+      expect(
+        await own.next<LiveRefusal>(DESTINATIONS.errors, (refusal) => refusal.destination === destination),
+      ).toMatchObject({ key: 'ERROR_FORBIDDEN' });
+    }
+    await own.send(DESTINATIONS.requestActiveAgents);
+    expect(
+      await own.next<LiveRefusal>(
+        DESTINATIONS.errors,
+        (refusal) => refusal.destination === DESTINATIONS.requestActiveAgents,
+      ),
+    ).toMatchObject({ key: 'ERROR_FORBIDDEN' });
   });
 
   it('tells the console its identity: its tenant, or null for an admin watching every company', async () => {

@@ -542,10 +542,20 @@ export function createEventsService(options: EventsServiceOptions) {
       token: header(CONNECT_HEADERS.token) ?? '',
       tenantId: header(CONNECT_HEADERS.tenant),
     };
+    // Any signed-in person: without VIEW_WORKFLOW_EVENTS a console has its own destinations only
+    // (its identity, its refusals, its notifications; docs/alerts.md), nothing of the agents.
     const auth = await authenticateHeaders(options.access, credentials);
-    if (!auth.authorities.has('VIEW_WORKFLOW_EVENTS')) throw refuse('ERROR_FORBIDDEN');
     return { kind: 'console', auth, credentials, origin };
   }
+
+  /** What a console may watch of the agents: their presence, queues, runs, and commands besides. */
+  const watchesAgents = (auth: RequestAuth) => auth.authorities.has('VIEW_WORKFLOW_EVENTS');
+  /** A console's own destinations, open to any signed-in person. */
+  const PERSONAL: ReadonlySet<string> = new Set([
+    DESTINATIONS.identity,
+    DESTINATIONS.errors,
+    DESTINATIONS.notifications,
+  ]);
 
   /** `/topic/queue` (admin watching all) or `/topic/queue/{t}` (the console's own tenant). */
   function consoleSubscribe(session: LiveSession, destination: string) {
@@ -556,10 +566,10 @@ export function createEventsService(options: EventsServiceOptions) {
         return;
       case DESTINATIONS.errors:
       case DESTINATIONS.notifications:
-      case DESTINATIONS.activeAgentsReply:
-      case DESTINATIONS.activeAgents:
         return;
     }
+    if (!watchesAgents(context.auth)) throw refuse('ERROR_FORBIDDEN');
+    if (destination === DESTINATIONS.activeAgentsReply || destination === DESTINATIONS.activeAgents) return;
     for (const topic of TENANT_TOPICS) {
       if (destination === topic) {
         if (tenantOf(context) !== null) throw refuse('ERROR_TENANT_FORBIDDEN');
@@ -578,6 +588,7 @@ export function createEventsService(options: EventsServiceOptions) {
     const context = session.context as ConsoleContext;
     switch (destination) {
       case DESTINATIONS.requestActiveAgents:
+        if (!watchesAgents(context.auth)) throw refuse('ERROR_FORBIDDEN');
         session.send(DESTINATIONS.activeAgentsReply, agentsSeenBy(tenantOf(context)));
         return;
       case DESTINATIONS.executeCommand: {
@@ -649,8 +660,10 @@ export function createEventsService(options: EventsServiceOptions) {
       const context = session.context as ConsoleContext;
       try {
         const auth = await authenticateHeaders(options.access, context.credentials);
-        if (!auth.authorities.has('VIEW_WORKFLOW_EVENTS')) session.close('ERROR_FORBIDDEN');
-        else context.auth = auth;
+        // Lost VIEW_WORKFLOW_EVENTS while watching the agents: closed (its own destinations alone may stay).
+        if (!watchesAgents(auth) && session.destinations().some((destination) => !PERSONAL.has(destination))) {
+          session.close('ERROR_FORBIDDEN');
+        } else context.auth = auth;
       } catch (err) {
         session.close(err instanceof AppError ? err.key : 'ERROR_UNAUTHORIZED');
       }

@@ -118,6 +118,11 @@ export class Session<C> implements StompSession<C> {
     return this.state === CLOSED;
   }
 
+  /** The destinations it is subscribed to. */
+  destinations(): string[] {
+    return [...new Set(this.subscriptions.values())];
+  }
+
   isSubscribed(destination: string): boolean {
     for (const subscribed of this.subscriptions.values()) if (subscribed === destination) return true;
     return false;

@@ -20,6 +20,8 @@ export type StompSession<C> = {
   /** As `send`, with a body already serialized: fan-out serializes once for every session. */
   sendRaw(destination: string, json: string | Buffer): number;
   isSubscribed(destination: string): boolean;
+  /** The destinations it is subscribed to. */
+  destinations(): string[];
   /** An ERROR frame (`message:<key>`, the English text as body), then the socket closes. */
   close(key: string, message?: string): void;
 };

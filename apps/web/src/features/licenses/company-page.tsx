@@ -9,13 +9,14 @@ import { notifyError } from '../../lib/notify';
 import { PATHS } from '../../lib/paths';
 import { useViewer } from '../../lib/profile-context';
 import { companyQueryOptions } from '../../resources/companies';
+import { CompanyAlertRules } from '../alerts/company-alert-rules';
 import { CompanyWebhooks } from '../webhooks/company-webhooks';
 import { CompanySummary } from './company-summary';
 import { LicensesTable } from './licenses-table';
 
 /**
  * Spec section 2, Company page (/dashboard/license/companies/{companyId}): the company's card and
- * its licences, and for the provider its webhook endpoints. A company that cannot be read
+ * its licences, and for the provider its webhook endpoints and alert rules. A company that cannot be read
  * (ERROR_COMPANY_NOT_EXIST, or another company's for a company user) toasts its error and goes
  * back to where the user can look for it: the companies list, or for a company user (who may not
  * open that list) their own company's page, which they also reach from the sidebar's 'Licenses';
@@ -55,6 +56,8 @@ export function CompanyPage() {
       <LicensesTable company={company.data} />
       {/* The provider manages a company's webhook endpoints here (a company's staff on their webhooks page). */}
       {isAdmin(viewer) && holds(viewer, 'MANAGE_WEBHOOKS') && <CompanyWebhooks company={company.data} />}
+      {/* And its alert rules (a company's staff on their alerts page). */}
+      {isAdmin(viewer) && holds(viewer, 'MANAGE_ALERTS') && <CompanyAlertRules company={company.data} />}
     </Stack>
   );
 }

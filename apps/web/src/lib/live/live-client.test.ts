@@ -196,6 +196,36 @@ describe('live client', () => {
     expect(latest().sent(DESTINATIONS.consoleIdentity)).toHaveLength(1);
   });
 
+  it('hears only the person’s notifications on the shell’s connection, until its listeners stop', () => {
+    const live = connected('tenant-acme', { agents: false, runs: false, notifications: true });
+    expect([...latest().subscriptions.keys()]).toEqual([
+      DESTINATIONS.errors,
+      DESTINATIONS.notifications,
+      DESTINATIONS.identity,
+    ]);
+    const heard = vi.fn();
+    const stop = live.onNotification(heard);
+    const notification = {
+      id: 3,
+      kind: 'agent_offline',
+      title: 'Agent offline',
+      body: 'RPA-0020 offline for 25 min',
+      link: null,
+      alertId: 9,
+      open: true,
+      createdAt: 1_000,
+      readAt: null,
+    };
+    latest().deliver(DESTINATIONS.notifications, notification);
+    expect(heard).toHaveBeenCalledWith(notification);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    latest().deliver(DESTINATIONS.notifications, { ...notification, kind: 'coffee_empty' });
+    expect(warn).toHaveBeenCalled();
+    stop();
+    latest().deliver(DESTINATIONS.notifications, notification);
+    expect(heard).toHaveBeenCalledOnce();
+  });
+
   it('applies the messages to its state and echoes its connect for an agent it did not know', () => {
     const live = connected('tenant-acme');
     const listener = vi.fn();

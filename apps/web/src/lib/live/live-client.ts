@@ -1,3 +1,4 @@
+import { Notification } from '@opsdeck/contract/alerts';
 import { CONSOLE_APP_KEY } from '@opsdeck/contract/http';
 import {
   AgentConnection,
@@ -15,7 +16,13 @@ import {
 import { Client, type IFrame, type IMessage, type StompConfig, type StompHeaders } from '@stomp/stompjs';
 import { z } from 'zod';
 import { ApiError } from '../api-client';
-import { type ExecutionListener, INITIAL_SNAPSHOT, type LiveSnapshot, type LiveSource } from './live-source';
+import {
+  type ExecutionListener,
+  INITIAL_SNAPSHOT,
+  type LiveSnapshot,
+  type LiveSource,
+  type NotificationListener,
+} from './live-source';
 import type { LiveEvent } from './live-state';
 import { liveReducer } from './live-state';
 
@@ -49,6 +56,10 @@ export interface LiveClientOptions {
    * listens for runs (`onExecution`): an admin's console of every company then skips the lists.
    */
   agents?: boolean;
+  /** Hear the runs stored (`onExecution`); true unless the connection is only for notifications. */
+  runs?: boolean;
+  /** Hear the person's new notifications (`onNotification`): the signed-in shell's connection. */
+  notifications?: boolean;
 }
 
 export const RECONNECT_BASE_MS = 1_000;
@@ -143,7 +154,10 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   const random = options.random ?? Math.random;
   const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const followsAgents = options.agents ?? true;
+  const followsRuns = options.runs ?? true;
+  const followsNotifications = options.notifications ?? false;
   const executionListeners = new Set<ExecutionListener>();
+  const notificationListeners = new Set<NotificationListener>();
 
   let snapshot: LiveSnapshot = INITIAL_SNAPSHOT;
   const listeners = new Set<() => void>();
@@ -229,6 +243,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
           client.subscribe(DESTINATIONS.activeAgentsReply, onAgentList);
           client.subscribe(DESTINATIONS.activeAgents, onAgentList);
         }
+        if (followsNotifications) client.subscribe(DESTINATIONS.notifications, onNotificationMessage);
         client.subscribe(DESTINATIONS.identity, onIdentity);
       },
       onStompError: (frame: IFrame) => {
@@ -260,7 +275,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
           client.subscribe(tenantTopic(DESTINATIONS.workflows, tenantId), onWorkflows);
           client.subscribe(tenantTopic(DESTINATIONS.queue, tenantId), onQueue);
         }
-        client.subscribe(tenantTopic(DESTINATIONS.executions, tenantId), onExecutionMessage);
+        if (followsRuns) client.subscribe(tenantTopic(DESTINATIONS.executions, tenantId), onExecutionMessage);
       }
       // Spec section 7: the console echoes its identity and asks for the agents already there.
       publish(client, DESTINATIONS.consoleIdentity, { tenantId, sessionId: identity.sessionId });
@@ -271,6 +286,12 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       const notice = ExecutionNoticeBody.safeParse(parseJson(message));
       if (!notice.success) return console.warn('Live channel: an execution notice off contract', notice.error);
       for (const listener of executionListeners) listener(notice.data);
+    }
+
+    function onNotificationMessage(message: IMessage) {
+      const notification = Notification.safeParse(parseJson(message));
+      if (!notification.success) return console.warn('Live channel: a notification off contract', notification.error);
+      for (const listener of notificationListeners) listener(notification.data);
     }
 
     function onAgentList(message: IMessage) {
@@ -376,6 +397,12 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       executionListeners.add(listener);
       return () => {
         executionListeners.delete(listener);
+      };
+    },
+    onNotification: (listener) => {
+      notificationListeners.add(listener);
+      return () => {
+        notificationListeners.delete(listener);
       };
     },
     execute: (sessionId, workflowId) => command(DESTINATIONS.executeCommand, { sessionId, workflowId }),

@@ -1,3 +1,4 @@
+import type { Notification } from '@opsdeck/contract/alerts';
 import type { ExecutionNotice } from '@opsdeck/contract/live';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import { EMPTY_LIVE_STATE, type LiveState } from './live-state';
@@ -23,6 +24,9 @@ export interface LiveSnapshot {
 /** Told of each run an agent of the console's scope ended and the server stored. */
 export type ExecutionListener = (notice: ExecutionNotice) => void;
 
+/** Told of each new entry of the signed-in person's notification centre. */
+export type NotificationListener = (notification: Notification) => void;
+
 /**
  * What the Events page reads and calls: the live client (live-client.ts) or, in tests, a fake.
  * A store for useSyncExternalStore: the snapshot is a new object only when something changed.
@@ -38,6 +42,8 @@ export interface LiveSource {
   retry(): void;
   /** Listens for the runs stored (`/topic/executions/{t}`) until the returned function is called. */
   onExecution(listener: ExecutionListener): () => void;
+  /** Listens for the person's new notifications (`/user/topic/notifications`) until the returned function is called. */
+  onNotification(listener: NotificationListener): () => void;
 }
 
 export const INITIAL_SNAPSHOT: LiveSnapshot = {
