@@ -98,25 +98,30 @@ export type NewWebhookEvent = {
  */
 export async function insertEvents(db: Executor, events: readonly NewWebhookEvent[]) {
   if (events.length === 0) return [];
-  const written = await db
-    .insert(webhookEvents)
-    .values(events.map(({ endpointIds: _, ...event }) => event))
-    .onConflictDoNothing({ target: webhookEvents.id })
-    .returning({ id: webhookEvents.id });
-  const fresh = new Set(written.map((row) => row.id));
-  const deliveries = events
-    .filter((event) => fresh.has(event.id))
-    .flatMap((event) =>
-      event.endpointIds.map((endpointId) => ({
-        endpointId,
-        eventId: event.id,
-        eventType: event.type,
-        at: event.at,
-        nextAttemptAt: event.at,
-      })),
-    );
-  if (deliveries.length > 0) await db.insert(webhookDeliveries).values(deliveries);
-  return [...fresh];
+  const column = <T>(pick: (event: NewWebhookEvent) => T) => sql.param(events.map(pick));
+  const pairs = events.flatMap((event) => event.endpointIds.map((endpointId) => ({ eventId: event.id, endpointId })));
+  // One statement (one round trip, one plan): the events, then a delivery of each event written.
+  const rows = await selectRows<{ id: string }>(
+    db,
+    sql`
+    with written as (
+      insert into webhook_events (id, tenant_id, type, body, at)
+      select * from unnest(${column((event) => event.id)}::text[], ${column((event) => event.tenantId)}::uuid[],
+        ${column((event) => event.type)}::text[], ${column((event) => event.body)}::text[], ${column((event) => event.at)}::bigint[])
+      on conflict (id) do nothing
+      returning id, type, at
+    ),
+    delivered as (
+      insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
+      select pair.endpoint_id, written.id, written.type, written.at, written.at
+      from written
+      join unnest(${sql.param(pairs.map((pair) => pair.eventId))}::text[], ${sql.param(pairs.map((pair) => pair.endpointId))}::int[])
+        as pair(event_id, endpoint_id) on pair.event_id = written.id
+      returning event_id
+    )
+    select distinct event_id as id from delivered`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** A delivery claimed for one attempt: what the sender needs to make it. */
