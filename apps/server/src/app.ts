@@ -133,8 +133,14 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   // Webhooks (docs/webhooks.md): the areas write events to the outbox in their change's transaction;
   // the sender delivers them.
   const outbound = { allowLoopback: config.webhookAllowLoopback };
-  const webhookSender = createWebhookSender({ db: database.db, log: app.log, outbound, mailer });
-  const webhooks = createWebhooksService({ db, outbound, afterCommit: unit.afterCommit, kick: webhookSender.kick });
+  const webhookSender = createWebhookSender({ db: database.db, events, log: app.log, outbound, mailer });
+  const webhooks = createWebhooksService({
+    db,
+    events,
+    outbound,
+    afterCommit: unit.afterCommit,
+    kick: webhookSender.kick,
+  });
   const { outbox } = webhooks;
   const users = createUsersService({ db, events, outbox });
   const companies = createCompaniesService({ db, events });

@@ -31,7 +31,9 @@ export type Resource =
    * Notifications written for people (docs/alerts.md): `ids` the new notifications. Each instance's
    * live channel pushes them to the consoles of their people it holds.
    */
-  | 'notifications';
+  | 'notifications'
+  /** Webhook endpoints made, changed (a person, or the sender disabling one), deleted. */
+  | 'webhooks';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted' | 'archived';
 

@@ -126,6 +126,7 @@ const RESOURCES: Record<Resource, true> = {
   accounts: true,
   executions: true,
   notifications: true,
+  webhooks: true,
 };
 const KINDS: Record<ChangeKind, true> = { created: true, updated: true, deleted: true, archived: true };
 

@@ -117,6 +117,9 @@ export async function insertEvents(db: Executor, events: readonly NewWebhookEven
       from written
       join unnest(${sql.param(pairs.map((pair) => pair.eventId))}::text[], ${sql.param(pairs.map((pair) => pair.endpointId))}::int[])
         as pair(event_id, endpoint_id) on pair.event_id = written.id
+      -- Listeners come from a cache another instance's change may not have reached yet: an endpoint
+      -- deleted or disabled meanwhile gets nothing (and the change never fails on it).
+      join webhook_endpoints endpoint on endpoint.id = pair.endpoint_id and endpoint.enabled
       returning event_id
     )
     select distinct event_id as id from delivered`,

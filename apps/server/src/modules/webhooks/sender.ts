@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { companies, users } from '../../db/schema';
+import type { EventBus } from '../../platform/events';
 import { type Mailer, paragraphsMail } from '../../platform/mail';
 import { type OutboundOptions, OutboundRefused, postChecked } from '../../platform/outbound';
 import * as q from './queries';
@@ -62,6 +63,8 @@ export type WebhookSender = {
  */
 export function createWebhookSender(deps: {
   db: Db;
+  /** An endpoint the sender disables is told on it (the outbox's listener caches drop it). */
+  events?: EventBus;
   log: FastifyBaseLogger;
   outbound: OutboundOptions;
   mailer?: Mailer;
@@ -73,6 +76,14 @@ export function createWebhookSender(deps: {
   let running: Promise<number> | undefined;
   let again = false;
   let stopped = true;
+
+  const disabled = (delivery: q.ClaimedDelivery) =>
+    deps.events?.publish({
+      resource: 'webhooks',
+      kind: 'updated',
+      ids: [delivery.endpointId],
+      tenantId: delivery.tenantId,
+    });
 
   /** Another round once this one ends (deliveries were just made due). */
   const kickSoon = () => {
@@ -138,6 +149,7 @@ export function createWebhookSender(deps: {
         nextAttemptAt: null,
       });
       if (await q.disableEndpoint(db, delivery.endpointId, 'gone', finished)) {
+        disabled(delivery);
         log.warn({ endpointId: delivery.endpointId }, 'webhook endpoint answered 410 Gone: disabled');
       }
       return;
@@ -159,6 +171,7 @@ export function createWebhookSender(deps: {
       finished - failingSince >= WEBHOOK_GIVE_UP_MS &&
       (await q.disableEndpoint(db, delivery.endpointId, 'failing', finished))
     ) {
+      disabled(delivery);
       log.warn({ endpointId: delivery.endpointId }, 'webhook endpoint failing for three days: disabled');
       await tellCompanyHead(delivery).catch((error: unknown) =>
         log.error({ err: error, endpointId: delivery.endpointId }, 'the mail about a disabled webhook endpoint failed'),

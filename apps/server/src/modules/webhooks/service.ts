@@ -18,7 +18,10 @@ import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { currentAudit } from '../../platform/audit';
 import { badRequest, conflict, notFound } from '../../platform/errors';
+import type { ChangeKind, EventBus } from '../../platform/events';
+import { ListCache } from '../../platform/list-counts';
 import { type OutboundOptions, urlProblem } from '../../platform/outbound';
+import { EVERY_TENANT } from '../../platform/tenancy';
 import * as q from './queries';
 
 /** What a service hands the outbox: the event's data without the company, which the outbox reads. */
@@ -80,13 +83,25 @@ const toDelivery = (row: Omit<WebhookDelivery, 'status'> & { status: string }): 
  */
 export function createWebhooksService(deps: {
   db: Db;
+  /** Endpoint changes are told on it (every instance's listener cache follows them). */
+  events: EventBus;
   outbound: OutboundOptions;
   /** Wakes the sender once the current change commits (the delivery is due at once). */
   afterCommit: (effect: () => void) => void;
   kick: () => void;
   clock?: () => number;
 }) {
-  const { db, outbound, afterCommit, kick } = deps;
+  const { db, events, outbound, afterCommit, kick } = deps;
+  /**
+   * Who listens to what, per company and event type, kept until an endpoint or a company changes
+   * (every instance hears of it on the bus): an event nobody listens to then costs no query, and
+   * one listened to costs its one insert (docs/performance.md, "Webhooks").
+   */
+  const listeners = new ListCache<{ id: number; companyName: string | null }[]>(events, {
+    dependsOn: ['webhooks', 'companies'],
+  });
+  const changed = (tenantId: string | null, id: number, kind: ChangeKind) =>
+    events.publish({ resource: 'webhooks', kind, ids: [id], tenantId });
   const now = deps.clock ?? Date.now;
 
   function checkUrl(url: string) {
@@ -123,16 +138,9 @@ export function createWebhooksService(deps: {
 
   async function emitAll(events: readonly OutboxEvent[]) {
     // Most events have no listener: one indexed read per company and type, and nothing written.
-    const listeners = new Map<string, Promise<{ id: number; companyName: string | null }[]>>();
-    const listenersOf = (tenantId: string | null, type: string) => {
-      const key = `${tenantId}|${type}`;
-      let found = listeners.get(key);
-      if (!found) {
-        found = q.subscribers(db, tenantId, type);
-        listeners.set(key, found);
-      }
-      return found;
-    };
+    // Kept under every tenant's scope: any endpoint's change (a provider-wide one too) drops them all.
+    const listenersOf = (tenantId: string | null, type: string) =>
+      listeners.get(EVERY_TENANT, { tenantId, type }, () => q.subscribers(db, tenantId, type));
     const rows: q.NewWebhookEvent[] = [];
     for (const event of events) {
       const endpoints = await listenersOf(event.tenantId, event.type);
@@ -181,6 +189,7 @@ export function createWebhooksService(deps: {
         createdAt: at,
         updatedAt: at,
       });
+      changed(row.tenantId, row.id, 'created');
       return { ...toEndpoint(row), secret: row.secret };
     },
 
@@ -199,6 +208,7 @@ export function createWebhooksService(deps: {
         updatedAt: now(),
       });
       if (!row) throw notFound('ERROR_WEBHOOK_NOT_EXIST');
+      changed(row.tenantId, row.id, 'updated');
       if (enabled && !before.enabled) afterCommit(kick);
       return toEndpoint(row);
     },
@@ -207,6 +217,7 @@ export function createWebhooksService(deps: {
       const before = await requireEndpoint(auth, id);
       currentAudit()?.describe({ before: toEndpoint(before) });
       await q.deleteEndpoint(db, auth.tenantId, id);
+      changed(before.tenantId, id, 'deleted');
     },
 
     async deliveries(auth: RequestAuth, id: number, query: WebhookDeliveryQuery): Promise<Page<WebhookDelivery>> {

@@ -466,6 +466,25 @@ describe('delivery', () => {
 });
 
 describe('the outbox', () => {
+  it('hears of endpoints made and deleted at once, and never fails a change on one it has not heard of', async () => {
+    const count = async () =>
+      (await selectRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from webhook_deliveries`))[0]!.n;
+    expect((await registerUser(northHead.token, 'before.any@north.test')).status).toBe(200);
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    const before = await count();
+    expect((await registerUser(northHead.token, 'heard@north.test')).status).toBe(200);
+    expect(await count()).toBe(before + 1);
+    await t.call(`/api/webhook/${endpoint.id}`, { method: 'DELETE', token: northHead.token });
+    expect((await registerUser(northHead.token, 'unheard@north.test')).status).toBe(200);
+    expect(await count()).toBe(0);
+    // An endpoint gone behind the cache's back (as on another instance before its event arrives).
+    const other = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
+    expect((await registerUser(northHead.token, 'cached@north.test')).status).toBe(200);
+    await t.database.db.execute(sql`delete from webhook_endpoints where id = ${other.id}`);
+    expect((await registerUser(northHead.token, 'stale@north.test')).status).toBe(200);
+    expect(await count()).toBe(0);
+  });
+
   it('keeps events and their deliveries 30 days', async () => {
     const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
     await registerUser(northHead.token, 'kept@north.test');
