@@ -1,3 +1,4 @@
+import type { Company } from '@opsdeck/contract/companies';
 import type { Department } from '@opsdeck/contract/departments';
 import type { Role } from '@opsdeck/contract/roles';
 import type { Schedule } from '@opsdeck/contract/schedules';
@@ -8,6 +9,25 @@ import { reloadSessionFromStorage } from '../lib/session';
 import { buildProfile, fakeApi } from './fake-api';
 
 /** Factories with overrides (bulletproof-react style) for the records the console lists. */
+export function buildCompany(overrides: Partial<Company> = {}): Company {
+  return {
+    id: 5,
+    tenantId: 'tenant-acme',
+    name: 'Acme Robotics',
+    emailAddress: 'grace@acme.test',
+    industryType: { key: 'manufacturing', name: 'Manufacturing' },
+    head: {
+      id: 7,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      completeName: 'Grace Hopper',
+      emailAddress: 'grace@acme.test',
+    },
+    license: null,
+    ...overrides,
+  };
+}
+
 export function buildDepartment(overrides: Partial<Department> = {}): Department {
   const id = overrides.id ?? 1;
   return {

@@ -62,18 +62,10 @@ function toEndpoint(row: q.EndpointRow): WebhookEndpoint {
   };
 }
 
+/** A delivery row as the API answers it: its columns are the contract's, the status text one of its three. */
 const toDelivery = (row: Omit<WebhookDelivery, 'status'> & { status: string }): WebhookDelivery => ({
-  id: row.id,
-  eventId: row.eventId,
-  eventType: row.eventType,
-  attempt: row.attempt,
+  ...row,
   status: row.status as WebhookDelivery['status'],
-  statusCode: row.statusCode,
-  durationMs: row.durationMs,
-  at: row.at,
-  lastAttemptAt: row.lastAttemptAt,
-  nextAttemptAt: row.nextAttemptAt,
-  response: row.response,
 });
 
 /**

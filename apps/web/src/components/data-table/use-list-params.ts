@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import type { DateRange, RangePreset } from '../search-bar/date-range';
@@ -35,6 +36,20 @@ export interface ListState extends ListParams {
  * fill the back button. Leaving the page and coming back restores the list. `defaults` must be
  * stable (a module constant).
  */
+/**
+ * A tenant's list shown both as a page of its own and as a section of a company's page for the
+ * provider (webhook endpoints, alert rules): whose rows, what goes above the table, and the page's
+ * search and table state (a section keeps its own).
+ */
+export interface TenantSectionProps {
+  /** Whose rows: undefined the stored tenant's (the viewer's own), or a company's (X-Tenant-Id). */
+  tenant: string | undefined;
+  /** What goes above the table, given the create dialog's opener: the page's header, or a section's title. */
+  header: (create: () => void) => ReactNode;
+  search?: string;
+  table?: ListState['table'];
+}
+
 export function useListParams(defaults: ListDefaults = {}): ListState {
   const [query, setQuery] = useSearchParams();
   const params = useMemo(() => parseListParams(query, defaults), [query, defaults]);

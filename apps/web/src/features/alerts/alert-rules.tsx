@@ -2,14 +2,13 @@ import { Card, Text } from '@mantine/core';
 import type { AlertRule } from '@opsdeck/contract/alerts';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { type ReactNode, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import type { ListState } from '../../components/data-table/use-list-params';
+import type { TenantSectionProps } from '../../components/data-table/use-list-params';
 import { DeleteModal } from '../../components/delete-modal';
 import { actionsColumn, RowActions } from '../../components/row-actions';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
-import type { Tenant } from '../../resources/tenant';
 import { channelsText, describeParams, kindLabel, ruleName } from './alert-kinds';
 import { AlertRuleFormModal } from './alert-rule-form';
 import { alertRulesQueryOptions, DELETE_ALERT_RULE_FAILURE, useDeleteAlertRule } from './api';
@@ -66,22 +65,12 @@ function ruleColumns(
   ];
 }
 
-interface AlertRulesProps {
-  /** Whose rules: undefined the stored tenant's (the viewer's own company), or a company's (X-Tenant-Id). */
-  tenant: Tenant;
-  /** What goes above the table, given the create dialog's opener: the page's header, or a section's title. */
-  header: (create: () => void) => ReactNode;
-  /** The page's search text, and its sort and page kept in the URL; a section keeps its own. */
-  search?: string;
-  table?: ListState['table'];
-}
-
 /**
  * A company's alert rules (docs/alerts.md), the same on the alerts page and on a company's page
  * for the provider: what each watches, its parameters in words and its channels, with edit and
  * delete.
  */
-export function AlertRules({ tenant, header, search = '', table }: AlertRulesProps) {
+export function AlertRules({ tenant, header, search = '', table }: TenantSectionProps) {
   const { t } = useTranslation();
   const list = useQuery(alertRulesQueryOptions(tenant));
   const remove = useDeleteAlertRule(tenant);

@@ -1,9 +1,8 @@
 import type { AlertRule } from '@opsdeck/contract/alerts';
-import type { Company } from '@opsdeck/contract/companies';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { signedIn } from '../../test/builders';
+import { buildCompany, signedIn } from '../../test/builders';
 import { errorBody } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 
@@ -187,21 +186,7 @@ describe('alert rules page', { timeout: 40_000 }, () => {
 });
 
 describe("a company's alert rules on its company page", { timeout: 40_000 }, () => {
-  const company: Company = {
-    id: 5,
-    tenantId: 'tenant-acme',
-    name: 'Acme Robotics',
-    emailAddress: 'grace@acme.test',
-    industryType: { key: 'manufacturing', name: 'Manufacturing' },
-    head: {
-      id: 7,
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      completeName: 'Grace Hopper',
-      emailAddress: 'grace@acme.test',
-    },
-    license: null,
-  };
+  const company = buildCompany();
 
   it("lists the company's rules in its tenant for the provider, whose alerts page sends him there", async () => {
     const { calls } = signedIn(

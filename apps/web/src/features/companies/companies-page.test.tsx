@@ -3,29 +3,14 @@ import { ERROR_MESSAGES as MESSAGES } from '@opsdeck/contract/errors';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { buildUser, signedIn } from '../../test/builders';
+import { buildCompany, buildUser, signedIn } from '../../test/builders';
 import { errorBody, type RecordedCall } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 
 const COMPANIES = '/dashboard/license/companies';
 const ALL = ['ACCESS_COMPANY_TAB', 'ACCESS_COMPANY_LICENSE_PAGE', 'CREATE_COMPANY', 'EDIT_COMPANY', 'DELETE_COMPANY'];
 
-const company = (overrides: Partial<Company> = {}): Company => ({
-  id: 1,
-  tenantId: 'tenant-acme',
-  name: 'Acme Robotics',
-  emailAddress: 'grace@acme.test',
-  industryType: { key: 'manufacturing', name: 'Manufacturing' },
-  head: {
-    id: 7,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    completeName: 'Grace Hopper',
-    emailAddress: 'grace@acme.test',
-  },
-  license: null,
-  ...overrides,
-});
+const company = (overrides: Partial<Company> = {}): Company => buildCompany({ id: 1, ...overrides });
 
 const LONG_NAME = `Northwind ${'Traders '.repeat(8)}Limited`;
 

@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { signedIn } from '../../test/builders';
+import { buildCompany, signedIn } from '../../test/builders';
 import { errorBody } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 
@@ -17,22 +17,8 @@ const ERROR = (key: keyof typeof ERROR_MESSAGES) => ERROR_MESSAGES[key];
 const PRO = { key: 'pro', name: 'Professional' } as const;
 const ENTERPRISE = { key: 'enterprise', name: 'Enterprise' } as const;
 
-const company = (overrides: Partial<Company> = {}): Company => ({
-  id: 5,
-  tenantId: 'tenant-acme',
-  name: 'Acme Robotics',
-  emailAddress: 'grace@acme.test',
-  industryType: { key: 'manufacturing', name: 'Manufacturing' },
-  head: {
-    id: 7,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    completeName: 'Grace Hopper',
-    emailAddress: 'grace@acme.test',
-  },
-  license: { type: PRO, issueDate: now - 30 * DAY, expirationDate: now + 335 * DAY },
-  ...overrides,
-});
+const company = (overrides: Partial<Company> = {}): Company =>
+  buildCompany({ license: { type: PRO, issueDate: now - 30 * DAY, expirationDate: now + 335 * DAY }, ...overrides });
 
 const license = (overrides: Partial<License> = {}): License => ({
   id: 1,

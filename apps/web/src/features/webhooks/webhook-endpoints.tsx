@@ -3,14 +3,13 @@ import type { CreatedWebhookEndpoint, WebhookEndpoint } from '@opsdeck/contract/
 import { IconListDetails } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { type ReactNode, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import type { ListState } from '../../components/data-table/use-list-params';
+import type { TenantSectionProps } from '../../components/data-table/use-list-params';
 import { DeleteModal } from '../../components/delete-modal';
 import { actionsColumn, RowActions } from '../../components/row-actions';
 import { DATE_FORMATS, formatEpoch } from '../../lib/dates';
-import type { Tenant } from '../../resources/tenant';
 import { DELETE_WEBHOOK_FAILURE, useDeleteWebhook, webhooksQueryOptions } from './api';
 import { CreatedWebhookModal } from './created-webhook-modal';
 import { DeliveriesModal } from './deliveries-modal';
@@ -129,22 +128,12 @@ function endpointColumns(
   ];
 }
 
-interface WebhookEndpointsProps {
-  /** Whose endpoints: undefined the stored tenant's (the viewer's own), or a company's (X-Tenant-Id). */
-  tenant: Tenant;
-  /** What goes above the table, given the create dialog's opener: the page's header, or a section's title. */
-  header: (create: () => void) => ReactNode;
-  /** The page's search text, and its sort and page kept in the URL; a section keeps its own. */
-  search?: string;
-  table?: ListState['table'];
-}
-
 /**
  * A tenant's webhook endpoints (docs/webhooks.md), the same on the webhooks page and on a company's
  * page for the provider: each endpoint's URL, events and state, with its delivery log, edit and
  * delete; a new one's signing secret is shown once.
  */
-export function WebhookEndpoints({ tenant, header, search = '', table }: WebhookEndpointsProps) {
+export function WebhookEndpoints({ tenant, header, search = '', table }: TenantSectionProps) {
   const { t } = useTranslation();
   const list = useQuery(webhooksQueryOptions(tenant));
   const remove = useDeleteWebhook(tenant);

@@ -1,4 +1,3 @@
-import type { Company } from '@opsdeck/contract/companies';
 import {
   type CreatedWebhookEndpoint,
   WEBHOOK_EVENT_TYPES,
@@ -8,7 +7,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { signedIn } from '../../test/builders';
+import { buildCompany, signedIn } from '../../test/builders';
 import { errorBody } from '../../test/fake-api';
 import { renderApp } from '../../test/render';
 import { WEBHOOK_EVENT_GROUPS } from './webhook-events';
@@ -277,21 +276,7 @@ describe('webhooks page', { timeout: 40_000 }, () => {
 });
 
 describe("a company's webhooks on its company page", { timeout: 40_000 }, () => {
-  const company: Company = {
-    id: 5,
-    tenantId: 'tenant-acme',
-    name: 'Acme Robotics',
-    emailAddress: 'grace@acme.test',
-    industryType: { key: 'manufacturing', name: 'Manufacturing' },
-    head: {
-      id: 7,
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      completeName: 'Grace Hopper',
-      emailAddress: 'grace@acme.test',
-    },
-    license: null,
-  };
+  const company = buildCompany();
 
   it("lists and creates the company's endpoints in its tenant for the provider", async () => {
     const { calls } = signedIn(
