@@ -208,8 +208,17 @@ describe('endpoints', () => {
   it('refuses a user without MANAGE_WEBHOOKS and hides an endpoint from another company', async () => {
     const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['user.created'] });
     const body = { url: receiver.url, events: ['user.created'] };
+    const delivery = await t.call<WebhookDelivery>(`/api/webhook/${endpoint.id}/test`, {
+      method: 'POST',
+      token: northHead.token,
+    });
     const endpoints: Endpoint[] = [
       { method: 'GET', path: '/api/webhook', authorities: ['MANAGE_WEBHOOKS'] },
+      {
+        method: 'POST',
+        path: `/api/webhook/deliveries/${delivery.body.id}/redeliver`,
+        authorities: ['MANAGE_WEBHOOKS'],
+      },
       { method: 'POST', path: '/api/webhook', json: body, authorities: ['MANAGE_WEBHOOKS'] },
       { method: 'PUT', path: `/api/webhook/${endpoint.id}`, json: body, authorities: ['MANAGE_WEBHOOKS'] },
       { method: 'POST', path: `/api/webhook/${endpoint.id}/test`, authorities: ['MANAGE_WEBHOOKS'] },
@@ -218,7 +227,8 @@ describe('endpoints', () => {
     ];
     await expectRefusedWithoutAuthority(t, north, endpoints);
     const southAll = await tokenWithEveryAuthority(t, south);
-    await expectHiddenFromOtherTenant(t, southAll, north.tenantId, endpoints.slice(2));
+    await expectHiddenFromOtherTenant(t, southAll, north.tenantId, endpoints.slice(3));
+    await expectHiddenFromOtherTenant(t, southAll, north.tenantId, endpoints.slice(1, 2));
     // The provider acts on the company's endpoints by naming it, and has its own without.
     const asProvider = await t.call<WebhookEndpoint[]>('/api/webhook', { token: admin, tenantId: north.tenantId });
     expect(asProvider.body.map((row) => row.id)).toContain(endpoint.id);
