@@ -137,6 +137,25 @@ test.describe('at 360 px', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(360);
   });
 
+  for (const { path, table, create } of [
+    { path: '/dashboard/management/webhooks', table: 'Webhook endpoints', create: 'Add endpoint' },
+    { path: '/dashboard/management/alerts', table: 'Alert rules', create: 'Add alert rule' },
+  ]) {
+    test(`${table}: the page fits the width, and so does its form`, async ({ page }) => {
+      await signIn(page, USERS.companyHead.email);
+      await page.goto(path);
+      await expect(page.getByRole('table', { name: table })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      await page.getByRole('button', { name: create }).click();
+      const form = page.getByRole('dialog');
+      await expect(form).toBeVisible();
+      const box = (await form.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    });
+  }
+
   test('the API tokens page fits the width with its create button', async ({ page }) => {
     await signIn(page, USERS.admin.email);
     await page.goto('/dashboard/profile/tokens');
