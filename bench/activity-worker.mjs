@@ -1,7 +1,7 @@
 // @ts-check
 // A client process of bench/activity-ingest.mjs, forked by it and told what to do over IPC:
 //
-// - `agents`: connects its agents (the agent headers of LIVE.md), each subscribed to
+// - `agents`: connects its agents (the agent headers of docs/live-channel.md), each subscribed to
 //   /user/queue/workflows (its first message says the agent is listed), /user/queue/commands and
 //   /user/topic/errors; answers `connected` once all are.
 // - `run`: every agent sends `/agent/activity` frames of `spans` events with a receipt, one at a

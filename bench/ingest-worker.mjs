@@ -1,7 +1,7 @@
 // @ts-check
 // A client process of bench/report-ingest.mjs, forked by it and told what to do over IPC:
 //
-// - `agents`: connects its agents (the agent headers of LIVE.md), each subscribed to
+// - `agents`: connects its agents (the agent headers of docs/live-channel.md), each subscribed to
 //   /user/queue/workflows (whose first message lists the workflows it may run), /user/queue/commands
 //   and /user/topic/errors; answers `connected` once all have their workflow list.
 // - `run`: every agent sends `/agent/execution` reports with a receipt, one at a time, the next as

@@ -92,7 +92,7 @@ export function seedLive(env, counts) {
 
 export const liveUrl = (/** @type {number} */ port) => `ws://127.0.0.1:${port}/api/live`;
 
-/** A console's CONNECT headers (LIVE.md, Consoles). */
+/** A console's CONNECT headers (docs/live-channel.md, "Consoles"). */
 export const consoleHeaders = (/** @type {string} */ token) => ({
   'X-App-Key': 'opsdeck-console',
   'X-Auth-Token': token,

@@ -4,8 +4,9 @@
 // seeded by bench/seed-live.ts with the keys of the largest count (10,000 keys, 100 licences of 100,
 // spread over 4 companies, 10 workflows each), then simulated agents (bench/live-worker.mjs, a
 // minimal STOMP client over `ws`, in 2 client processes) connect in steps up to each count of
-// `--counts` (CONNECT with the agent headers of LIVE.md, SUBSCRIBE /user/queue/workflows and
-// /user/queue/commands, heart-beats every 10 s), each step followed by a hold of `--hold` seconds.
+// `--counts` (CONNECT with the agent headers of docs/live-channel.md, SUBSCRIBE
+// /user/queue/workflows and /user/queue/commands, heart-beats every 10 s), each step followed by a
+// hold of `--hold` seconds.
 // One console of the first company watches throughout, subscribed as the Events page is
 // (`--console 0`: none). Reports the server's VmRSS (/proc/<pid>/status) before any agent, after
 // each step's connects and at the end of its hold, the connect rate, failures and drops, and the

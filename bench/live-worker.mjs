@@ -2,9 +2,9 @@
 // A client process of the live-channel benchmarks, forked by them (`fork('bench/live-worker.mjs')`)
 // and told what to be over IPC, so that the clients' CPU is not the benchmark's own event loop:
 //
-// - `agents`: connects simulated agents (CONNECT with the agent headers of LIVE.md, SUBSCRIBE
-//   /user/queue/workflows and /user/queue/commands, heart-beats every 10 s), `pool` at a time;
-//   then on `emit`, each sends an `/agent/queue` change every `everyMs`, staggered over the
+// - `agents`: connects simulated agents (CONNECT with the agent headers of docs/live-channel.md,
+//   SUBSCRIBE /user/queue/workflows and /user/queue/commands, heart-beats every 10 s), `pool` at a
+//   time; then on `emit`, each sends an `/agent/queue` change every `everyMs`, staggered over the
 //   interval by its place among all the agents, with the time it was sent in the entry's name.
 // - `console`: one console (or any subscriber) that measures, for each message on `latencyTopic`,
 //   the time since the one carried in it.

@@ -29,6 +29,7 @@ import { selectRows } from '../apps/server/src/db/client';
 import { rebuildActivityRollups } from '../apps/server/src/modules/activity/rollups';
 import { monthPartitions } from '../apps/server/src/platform/partitions';
 import { hashPassword } from '../apps/server/src/platform/passwords';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase, phaseClock, seedCompanyWithHead, seedOptions, words } from './seed-lib';
 
 const defaults = { people: 1000, days: 30, now: 0, databaseUrl: '', dataDir: '' };
@@ -89,6 +90,8 @@ const applications = [
   'Settings',
 ];
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 const isPglite = database.kind === 'pglite';

@@ -26,6 +26,7 @@
 import { AUDIT_ACTIONS, type AuditAction, auditEntityType } from '@opsdeck/contract/audit';
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../apps/server/src/db/client';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase, phaseClock, seedCompanyWithHead, seedOptions, words } from './seed-lib';
 
 const defaults = {
@@ -166,6 +167,8 @@ function entityNames(type: string): string[] {
   }
 }
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 const { started, seconds, phase } = phaseClock();

@@ -28,6 +28,7 @@ import { blobs } from '../apps/server/src/db/schema';
 import { logPartitions, rebuildRollups } from '../apps/server/src/modules/execution-logs/rollups';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase, phaseClock, seedCompanyWithHead, seedOptions, words } from './seed-lib';
 
 const defaults = {
@@ -94,6 +95,8 @@ const errors: [string, string][] = [
   ['Browser process ran out of memory', 'open-browser'],
 ];
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 const isPglite = database.kind === 'pglite';

@@ -8,11 +8,14 @@
 // this while a server has the directory open.
 import { sql } from 'drizzle-orm';
 import { INDUSTRY_TYPES } from '../apps/server/src/db/reference-data';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase, words } from './seed-lib';
 
 const companyCount = Number(process.env.BENCH_COMPANIES ?? 10_000);
 const accountCount = Number(process.env.BENCH_ACCOUNTS ?? 200_000);
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 

@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import { accounts, blobs, licenses } from '../apps/server/src/db/schema';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase, seedCompanyWithHead } from './seed-lib';
 
 const companyCount = Number(process.env.BENCH_COMPANIES ?? 4);
@@ -30,6 +31,8 @@ if (!keysFile) throw new Error('BENCH_KEYS_FILE names where the keys are written
 const KEYS_PER_LICENSE = 100;
 const day = 86_400_000;
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 const started = Date.now();

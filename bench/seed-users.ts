@@ -7,12 +7,15 @@ import { sql } from 'drizzle-orm';
 import { companies, credentials, departments, users } from '../apps/server/src/db/schema';
 import { assignRole, ensureBuiltInRole } from '../apps/server/src/modules/roles/queries';
 import { hashPassword } from '../apps/server/src/platform/passwords';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase } from './seed-lib';
 
 const count = Number(process.env.BENCH_USERS ?? 100_000);
 const headEmail = process.env.BENCH_HEAD_EMAIL ?? 'head@bench.test';
 const headPassword = process.env.BENCH_HEAD_PASSWORD ?? 'bench-password';
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 const tenantId = randomUUID();

@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { blobs } from '../apps/server/src/db/schema';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
+import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
 import { openSeedDatabase, seedCompanyWithHead, words } from './seed-lib';
 
 const count = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
@@ -27,6 +28,8 @@ const directoryName = process.env.BENCH_DIRECTORY ?? 'Bench';
 const now = Number(process.env.BENCH_NOW ?? Date.now());
 const day = 86_400_000;
 
+// Seeding is the owner's work (docs/tenancy.md): every company's rows in bulk, VACUUM.
+runScriptAsOwner();
 const database = await openSeedDatabase();
 const { db } = database;
 const started = Date.now();

@@ -78,7 +78,32 @@ async function asProviderAdmin(request: APIRequestContext) {
       expect(made.status(), await made.text()).toBe(201);
       return company;
     },
+    /** A solo account (its own one-seat licence) from a registration file of this person. */
+    async solo(fullName: string, emailAddress: string, mac: string) {
+      const made = await request.post('/api/account/solo', {
+        headers: auth,
+        multipart: { licenseType: 'pro', regFile: datFile(fullName, emailAddress, [mac]) },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+    },
   };
+}
+
+/**
+ * The text of one column in every row of a table, top to bottom, read at one moment (rows read one
+ * by one could be replaced in between, and a row gone would be waited for).
+ */
+async function columnTexts(table: Locator, header: string) {
+  const headers = await table.getByRole('columnheader').allTextContents();
+  const index = headers.findIndex((text) => text.trim().startsWith(header));
+  expect(index, `no column ${header} in ${headers.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  return table
+    .locator('tbody tr')
+    .evaluateAll(
+      (rows, column) =>
+        rows.map((row) => (row.querySelectorAll(':scope > td, :scope > th')[column]?.textContent ?? '').trim()),
+      index,
+    );
 }
 
 /** Picks a department in the key dialog and generates; returns the full key the one-time modal shows. */
@@ -431,16 +456,58 @@ test.describe('accounts', () => {
     await expect(accountsTable(page)).toContainText('No matching records found.');
   });
 
-  test('sorts by full name on the server and pages ten at a time', async ({ page }) => {
+  test('sorts by full name on the server and pages ten at a time', async ({ page, request }) => {
+    // Accounts of our own, found together by their e-mails' tag, made in an order that is neither
+    // the one asked for nor its reverse, and in mixed case: the server orders by name whatever the
+    // case (a byte order would put "Ben" and "Carla" before "ada"), and not by id or by e-mail.
+    const tag = stamp();
+    const made = [
+      ['Carla Byrne', 'c'],
+      ['ada Lovett', 'd'],
+      ['delia Moss', 'b'],
+      ['Ben Achebe', 'a'],
+    ] as const;
+    const admin = await asProviderAdmin(request);
+    const macs = Math.floor(Math.random() * 0xffff)
+      .toString(16)
+      .padStart(4, '0')
+      .toUpperCase();
+    for (const [index, [name, email]] of made.entries())
+      await admin.solo(
+        name,
+        `${email}.sort.${tag}@example.test`,
+        `AC:00:${macs.slice(0, 2)}:${macs.slice(2)}:00:0${index}`,
+      );
+    const ascending = ['ada Lovett', 'Ben Achebe', 'Carla Byrne', 'delia Moss'];
+
     await signIn(page, USERS.admin.email);
     await page.goto(ACCOUNTS);
     const table = accountsTable(page);
+    const fullName = table.getByRole('columnheader', { name: /Full name/ });
     await expect(table.locator('tbody tr')).toHaveCount(10);
-    await expect(table.getByRole('columnheader', { name: /Full name/ })).toHaveAttribute('aria-sort', 'ascending');
+    await expect(fullName).toHaveAttribute('aria-sort', 'ascending');
+    await search(page, tag);
+    await expect.poll(() => columnTexts(table, 'Full name')).toEqual(ascending);
     await table.getByRole('button', { name: 'Full name' }).click();
-    await expect(table.getByRole('columnheader', { name: /Full name/ })).toHaveAttribute('aria-sort', 'descending');
+    await expect(fullName).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(() => columnTexts(table, 'Full name')).toEqual([...ascending].reverse());
+    await table.getByRole('button', { name: 'Full name' }).click();
+    await expect(fullName).toHaveAttribute('aria-sort', 'ascending');
+    await expect.poll(() => columnTexts(table, 'Full name')).toEqual(ascending);
+
+    // Every account, ten a page, in that order across the pages too.
+    await search(page, '');
     await expect(page.getByText(/Showing 1–10 of \d+/)).toBeVisible();
+    await expect(table.locator('tbody tr')).toHaveCount(10);
+    const firstPage = await columnTexts(table, 'Full name');
+    const firstKeys = await columnTexts(table, 'Key');
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page.getByText(/Showing 11–20 of \d+/)).toBeVisible();
+    // The second page's rows shown (keys are unique; names may repeat, or be missing: "-").
+    await expect.poll(() => columnTexts(table, 'Key')).not.toEqual(firstKeys);
+    const secondPage = await columnTexts(table, 'Full name');
+    expect(secondPage.length).toBeGreaterThan(0);
+    const lower = (name: string) => name.toLowerCase();
+    expect(lower(firstPage.at(-1)!) <= lower(secondPage[0]!), `${firstPage.at(-1)} before ${secondPage[0]}`).toBe(true);
   });
 });

@@ -4,8 +4,9 @@ import path from 'node:path';
 
 /**
  * The whole server (`node --import tsx apps/server/src/main.ts`) on its own port and data
- * directory (an embedded PGlite database seeded with the demo on its first start), to start, stop
- * and start again on the same port and database.
+ * directory (an embedded PGlite database seeded with the demo on its first start, or the
+ * PostgreSQL database `env.DATABASE_URL` names: tests/postgres.ts), to start, stop and start again
+ * on the same port and database.
  */
 export class TestServer {
   readonly url: string;
@@ -15,6 +16,8 @@ export class TestServer {
   constructor(
     readonly port: number,
     readonly dataDir: string,
+    /** More of the server's environment: DATABASE_URL for a PostgreSQL database. */
+    private readonly env: Record<string, string> = {},
   ) {
     this.url = `http://127.0.0.1:${port}`;
   }
@@ -38,6 +41,7 @@ export class TestServer {
         ALERT_CHECK_MS: '1000',
         // The run's copy of the built console (global-setup.ts), when there is one.
         ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+        ...this.env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -42,7 +42,7 @@ const until = async (check: () => boolean, ms = 3_000) => {
 };
 
 describe('SimulatedAgent over STOMP', () => {
-  it('connects with the headers of LIVE.md and subscribes to its three destinations', async () => {
+  it('connects with the headers of docs/live-channel.md and subscribes to its three destinations', async () => {
     const { fake, agent, lines } = await setUp();
     const listed = next<AgentWorkflow[]>(agent, 'workflows');
     agent.start();

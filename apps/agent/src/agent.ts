@@ -116,11 +116,11 @@ const liveUrl = (httpUrl: string) => {
 };
 
 /**
- * A simulated agent: a real client of the live channel (LIVE.md, Agents). It connects with its
- * licence key, keeps the workflows the server says it may run, queues and runs them one at a
- * time when told (or of its own, a few times an hour), walks each workflow's steps for their
- * expected time, fails now and then with a fitting error, reports every run with a receipt, and
- * reconnects with back-off. `start()` connects; `stop()` ends it all.
+ * A simulated agent: a real client of the live channel (docs/live-channel.md, "Agents"). It
+ * connects with its licence key, keeps the workflows the server says it may run, queues and runs
+ * them one at a time when told (or of its own, a few times an hour), walks each workflow's steps
+ * for their expected time, fails now and then with a fitting error, reports every run with a
+ * receipt, and reconnects with back-off. `start()` connects; `stop()` ends it all.
  */
 export class SimulatedAgent extends EventEmitter<AgentEvents> {
   readonly url: string;
@@ -546,6 +546,7 @@ export class SimulatedAgent extends EventEmitter<AgentEvents> {
       signal,
     });
     if (!response.ok) {
+      // A body that is not JSON (a proxy's error page) has no key: the status tells what failed.
       const body = (await response.json().catch(() => null)) as { key?: unknown } | null;
       throw new Error(typeof body?.key === 'string' ? body.key : `HTTP ${response.status}`);
     }

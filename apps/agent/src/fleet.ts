@@ -58,6 +58,7 @@ export class AdminApi {
       return this.call(method, path, body, headers, false);
     }
     if (!response.ok) {
+      // A body that is not JSON (a proxy's error page) has no key: the status tells what failed.
       const error = (await response.json().catch(() => null)) as { key?: unknown } | null;
       throw new ApiError(response.status, typeof error?.key === 'string' ? error.key : 'HTTP', `${method} ${path}`);
     }
@@ -188,7 +189,14 @@ async function generateMembers(
 ): Promise<FleetMember[]> {
   const slots: { company: Company; license: License; department: number; room: number }[] = [];
   for (const company of await api.companies()) {
-    const departments = await api.departments(company.tenantId).catch(() => [] as Department[]);
+    let departments: Department[];
+    try {
+      departments = await api.departments(company.tenantId);
+    } catch (error) {
+      // One company's failure does not stop the fleet: its licences get no generated keys this run.
+      log?.(`skipped company ${company.name}: its departments could not be read (${(error as Error).message})`);
+      continue;
+    }
     const department = departments.find((item) => !item.archived && item.tenantId === company.tenantId);
     if (!department) continue;
     for (const license of await api.licenses(company.id)) {

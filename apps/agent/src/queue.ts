@@ -6,11 +6,11 @@ export type QueueDiff = QueueChanges;
 const emptyDiff = (): QueueDiff => ({ added: [], updated: [], removed: [] });
 
 /**
- * An agent's queue of runs (LIVE.md, Agents): entries run one at a time, in the order they were
- * queued. Positions start at 1 (the spec shows them as ordinals, and position 0 means "not
- * running"), so the entry that runs is always position 1. Every change answers the diff to send:
- * entries that move up when one leaves are sent as `updated`. Entry ids are the agent's own
- * increasing positive integers, never reused while the agent lives, so a console's terminate
+ * An agent's queue of runs (docs/live-channel.md, "Agents"): entries run one at a time, in the
+ * order they were queued. Positions start at 1 (the spec shows them as ordinals, and position 0
+ * means "not running"), so the entry that runs is always position 1. Every change answers the diff
+ * to send: entries that move up when one leaves are sent as `updated`. Entry ids are the agent's
+ * own increasing positive integers, never reused while the agent lives, so a console's terminate
  * cannot hit a later entry by mistake.
  */
 export class AgentQueue {

@@ -69,6 +69,7 @@ import { setSecurityHeaders } from './platform/security-headers';
 import { serializerCompiler } from './platform/serializers';
 import { registerConsole } from './platform/static';
 import { attachUpgradeHandler, createStompServer } from './platform/stomp/server';
+import { continueInDatabaseScope, databaseScopeOf } from './platform/tenancy';
 import { createUnitOfWork, deferUntilCommit } from './platform/unit-of-work';
 
 export const VERSION = '0.1.0';
@@ -164,7 +165,12 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
     retentionDays: config.executionLogRetentionDays,
     outbox,
   });
-  const reports = createReportsService({ db, events, retentionDays: config.executionLogRetentionDays });
+  const reports = createReportsService({
+    db,
+    events,
+    retentionDays: config.executionLogRetentionDays,
+    log: app.log,
+  });
   const activity = createActivityService({ db, log: app.log });
   // The keys connected on any instance, once the live channel is up (docs/monitor.md).
   let connectedAccounts = (): number[] => [];
@@ -197,10 +203,17 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
     openPrefixes: ['/api/docs', '/api/openapi.json', '/api/health'],
   });
   registerOnRequest(app, [setSecurityHeaders, checkAccess]);
+  // The database's own wall (docs/tenancy.md): a company user's handler, and everything it starts,
+  // sees that tenant's rows only. Set last before the handler, after the body is read (a stream's
+  // callbacks would not carry it), so the handler's whole async chain inherits it.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.auth) continueInDatabaseScope(databaseScopeOf(request.auth), done);
+    else done();
+  });
   registerAudit(app, { unit, write: insertAuditEntries, record: recordAudit });
   const audit = createAuditService({ db });
 
-  // The live channel (LIVE.md): STOMP over the API's port, the rules in modules/events.
+  // The live channel (docs/live-channel.md): STOMP over the API's port, the rules in modules/events.
   const live = createEventsService({
     db,
     events,
@@ -220,7 +233,7 @@ export async function buildApp({ config, database, logger, recordAudit = true }:
   activity.noteHeartBeats(live.localAgentsHeard);
   activity.keepTaskDays();
   const stomp = createStompServer<LiveContext>({ path: LIVE_PATH, handlers: live.handlers, log: app.log });
-  attachUpgradeHandler(app.server, [stomp]);
+  attachUpgradeHandler(app.server, [stomp], app.log);
   // Sockets first, before the HTTP server closes (open WebSockets would keep it from closing): their
   // agents leave the presence. Then what carries the presence, Redis last.
   app.addHook('preClose', async () => {

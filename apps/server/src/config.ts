@@ -66,8 +66,9 @@ export type Config = {
   /** How long an instance that stopped answering keeps its agents listed on the others (ms). */
   liveInstanceTtlMs: number;
   /**
-   * The installation's agent secret (X-App-Secret, LIVE.md). The embedded database defaults it to
-   * the demo's; with DATABASE_URL there is no default, and agents are refused until it is set.
+   * The installation's agent secret (X-App-Secret; docs/live-channel.md, "Agents"). The embedded
+   * database defaults it to the demo's; with DATABASE_URL there is no default, and agents are
+   * refused until it is set.
    */
   agentSecret: string | undefined;
   /** Execution logs (and queued runs) are kept this many days, by whole months; their rollups for ever. */

@@ -56,11 +56,15 @@ const lines = [
     ? `  agents: accepted with their licence key and the agent secret${config.databaseUrl ? ' (AGENT_SECRET)' : ` (demo default ${config.agentSecret === DEMO_AGENT_SECRET ? DEMO_AGENT_SECRET : 'AGENT_SECRET'})`}`
     : '  agents: refused until AGENT_SECRET is set (DATABASE_URL has no default agent secret)',
 ];
+// The password only when the server chose it: never an ADMIN_PASSWORD the operator set (docs/security.md).
 if (report.admin.created) {
+  const { admin } = report;
   lines.push(
-    `  provider admin: ${config.adminEmail} / ${report.admin.password}${report.admin.generated ? '  (generated: shown only this once)' : ''}`,
+    admin.source === 'given'
+      ? `  provider admin: ${config.adminEmail} (password: ADMIN_PASSWORD)`
+      : `  provider admin: ${config.adminEmail} / ${admin.password}${admin.source === 'generated' ? '  (generated: shown only this once)' : ''}`,
   );
-} else if (config.demo) {
+} else if (config.demo && !config.adminPassword) {
   lines.push(`  provider admin: ${config.adminEmail} (demo password: opsdeck-demo unless changed)`);
 }
 if (report.seededDemo)

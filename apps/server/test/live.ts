@@ -10,6 +10,7 @@ import {
   tenantTopic,
 } from '@opsdeck/contract/live';
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 
 /** A peer of the live channel for tests: @stomp/stompjs, the client the console and the agents use. */
@@ -17,6 +18,8 @@ export type LivePeer = {
   client: Client;
   /** Every message received, by destination, in order. */
   received: Map<string, unknown[]>;
+  /** Every message received, in the order it came. */
+  messages: LiveMessage[];
   subscribe: (destination: string) => void;
   /** Resolves with the first message on `destination` (already received or next) that `match` accepts. */
   next: <T = unknown>(destination: string, match?: (body: T) => boolean, timeoutMs?: number) => Promise<T>;
@@ -25,6 +28,8 @@ export type LivePeer = {
   closed: Promise<string | null>;
   close: () => Promise<void>;
 };
+
+export type LiveMessage = { destination: string; body: unknown };
 
 export const liveUrl = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}${LIVE_PATH}`;
 
@@ -59,6 +64,7 @@ export function connectPeer(
   subscriptions: readonly string[] = [],
 ): Promise<LivePeer> {
   const received = new Map<string, unknown[]>();
+  const messages: LiveMessage[] = [];
   const waiters = new Set<{
     destination: string;
     test: (body: unknown) => boolean;
@@ -83,6 +89,7 @@ export function connectPeer(
     const body = message.body ? JSON.parse(message.body) : null;
     if (!received.has(destination)) received.set(destination, []);
     received.get(destination)!.push(body);
+    messages.push({ destination, body });
     for (const waiter of [...waiters]) {
       if (waiter.destination === destination && waiter.test(body)) {
         waiters.delete(waiter);
@@ -94,6 +101,7 @@ export function connectPeer(
   const peer: LivePeer = {
     client,
     received,
+    messages,
     closed,
     subscribe: (destination) => {
       client.subscribe(destination, onMessage);
@@ -192,4 +200,40 @@ export async function tenantConsole(
   ]);
   await peer.next(DESTINATIONS.identity);
   return peer;
+}
+
+export type SyncPoint<T> = {
+  cause?: () => Promise<unknown>;
+  destination: string;
+  match: (body: T) => boolean;
+  timeoutMs?: number;
+};
+
+/**
+ * A sync point for a negative check on the live channel (issue 21, "Tests that cannot pass by
+ * accident"): that a peer got nothing it must not get holds only once whatever would have brought
+ * it has had the time to. So `cause` makes, after the events the peer must not hear of, a message
+ * that the peer DOES get, carried the same way (the server writes a connection's frames in the
+ * order it sends them, and tells each event to every console it concerns at once); `destination`
+ * and `match` tell that message apart from any other (give it an id of its own). Resolves, once it
+ * came, with every message the peer had received until then, that one included.
+ */
+export async function receivedUntil<T>(peer: LivePeer, sync: SyncPoint<T>): Promise<LiveMessage[]> {
+  await sync.cause?.();
+  const marker = await peer.next<T>(sync.destination, sync.match, sync.timeoutMs);
+  const index = peer.messages.findIndex((message) => message.body === marker);
+  return peer.messages.slice(0, index + 1);
+}
+
+/**
+ * Fails, naming them, when any message `peer` received until the sync point (receivedUntil) is
+ * `unwanted`: "nothing leaked", "nothing arrived", asserted once it could have.
+ */
+export async function expectNoneUntil<T>(
+  peer: LivePeer,
+  sync: SyncPoint<T>,
+  unwanted: (message: LiveMessage) => boolean,
+) {
+  const received = await receivedUntil(peer, sync);
+  expect(received.filter(unwanted), 'received before the sync point').toEqual([]);
 }

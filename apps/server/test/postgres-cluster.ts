@@ -14,16 +14,19 @@ const initdb = path.join(PG_BIN, 'initdb');
 const pgCtl = path.join(PG_BIN, 'pg_ctl');
 
 /**
- * Why a private cluster cannot be made here, or undefined when it can: PostgreSQL refuses to run
- * as root, so we start it as the `postgres` OS user, which only root can switch to.
+ * Why a private cluster cannot be made here, or undefined when it can: PostgreSQL's server
+ * binaries (initdb, pg_ctl) must be there, and PostgreSQL refuses to run as root, so we start it
+ * as the `postgres` OS user, which only root can switch to. The reason names what is missing.
  */
 export function clusterUnavailableReason(): string | undefined {
-  if (!existsSync(initdb) || !existsSync(pgCtl)) return `no PostgreSQL binaries in ${PG_BIN} (set PG_BIN)`;
+  const missing = [initdb, pgCtl].filter((binary) => !existsSync(binary));
+  if (missing.length)
+    return `PostgreSQL's server binaries are missing: no ${missing.join(', no ')} (install PostgreSQL 15's server package, or set PG_BIN to the folder that holds initdb and pg_ctl)`;
   if (process.getuid?.() !== 0) return 'not root: cannot run initdb and pg_ctl as the postgres user';
   try {
     execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
   } catch {
-    return 'no postgres OS user';
+    return 'no postgres OS user (PostgreSQL refuses to run as root; initdb and pg_ctl run as postgres)';
   }
   return undefined;
 }

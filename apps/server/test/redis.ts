@@ -16,7 +16,7 @@ export function quietLog() {
     (level: string) =>
     (...args: unknown[]) =>
       void calls.push({ level, message: String(args.find((arg) => typeof arg === 'string') ?? '') });
-  return { calls, info: at('info'), warn: at('warn'), error: at('error') };
+  return { calls, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 /** Deletes every key of a prefix (SCAN, never FLUSH: other runs share this Redis). */
@@ -91,6 +91,66 @@ export async function until(condition: () => boolean, timeoutMs = 5_000, what = 
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Counts of named happenings (a message heard, a reconnection tried, a sweep run), and promises
+ * that resolve the moment a count is reached: a test waits on the event itself, never a fixed
+ * sleep, and a timeout guard fails it, naming what did not come, if it never does.
+ */
+export type EventCounts = {
+  add: (name: string) => void;
+  count: (name: string) => number;
+  /** Resolves once `name` has happened `count` times in all (at once if it has). */
+  until: (name: string, count: number, timeoutMs?: number) => Promise<void>;
+  /** Resolves once `name` has happened `more` times after this call. */
+  more: (name: string, more: number, timeoutMs?: number) => Promise<void>;
+};
+
+export function eventCounts(): EventCounts {
+  const counts = new Map<string, number>();
+  const waiters = new Set<{ name: string; count: number; resolve: () => void }>();
+  const count = (name: string) => counts.get(name) ?? 0;
+  const until = (name: string, target: number, timeoutMs = 5_000) =>
+    new Promise<void>((resolve, reject) => {
+      if (count(name) >= target) return resolve();
+      const waiter = {
+        name,
+        count: target,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${target} × ${name} (saw ${count(name)})`));
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  return {
+    add(name) {
+      counts.set(name, count(name) + 1);
+      for (const waiter of [...waiters]) {
+        if (waiter.name !== name || count(name) < waiter.count) continue;
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+    },
+    count,
+    until,
+    more: (name, more, timeoutMs) => until(name, count(name) + more, timeoutMs),
+  };
+}
+
+/** Counts every `names` event `emitter` emits, under the event's name. */
+export function countEmitted(
+  emitter: { on: (name: string, listener: () => void) => unknown },
+  names: readonly string[],
+  counts: EventCounts = eventCounts(),
+) {
+  for (const name of names) emitter.on(name, () => counts.add(name));
+  return counts;
+}
 
 /**
  * A redis-server of the test's own, on a free port, that the test may kill (SIGKILL) and start

@@ -94,6 +94,8 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 export class ServerProcess {
   private child: ChildProcess | undefined;
   base = '';
+  /** Everything the server printed, stdout and stderr as they came, over all its starts. */
+  output = '';
 
   constructor(
     private readonly dataDir: string,
@@ -109,7 +111,7 @@ export class ServerProcess {
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
@@ -127,7 +129,11 @@ export class ServerProcess {
     });
     this.child = child;
     let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
     child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
       stderr = (stderr + chunk.toString()).slice(-4_000);
     });
     const exited = new Promise<never>((_, reject) =>
@@ -150,6 +156,20 @@ export class ServerProcess {
     }
     child.kill('SIGKILL');
     throw new Error(`the server did not answer /api/health within ${this.startTimeoutMs} ms:\n${stderr}`);
+  }
+
+  /**
+   * SIGTERM (the server's own shutdown), and resolves once the process is gone and its output read
+   * to the end; SIGKILL if it takes longer than `timeoutMs`.
+   */
+  async stop(timeoutMs = 30_000) {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    const cut = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await gone;
+    clearTimeout(cut);
   }
 
   /** SIGKILL, and resolves once the process is gone (its files closed by the kernel, not by it). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Activity from the agents (MONITOR.md; docs/monitor.md, "Activity from the agents"): what the
+ * Activity from the agents (docs/monitor.md, "Activity from the agents"): what the
  * person of an agent's key does, as spans of time, SENT on `/agent/activity` as `ActivityFrame`.
  * A span sent again replaces the stored one, and only its end may change.
  */

@@ -44,7 +44,10 @@ export const DepartmentNode: z.ZodType<DepartmentNode> = z
   })
   .meta({ id: 'DepartmentNode' });
 
-/** Spec section 5, Department: required, max 255 (ARCHITECTURE.md decision), no forbidden characters. */
+/**
+ * Spec section 5, Department: required, max 255 (docs/architecture.md, "Open points of the spec,
+ * decided"), no forbidden characters.
+ */
 export const DepartmentName = name({
   required: 'ERROR_DEPARTMENT_NAME_REQUIRED',
   tooLong: 'ERROR_DEPARTMENT_NAME_TOO_LONG',

@@ -24,7 +24,7 @@ export const ERROR_MESSAGES = {
   ERROR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a few minutes and try again.',
   ERROR_PAYLOAD_TOO_LARGE: 'The request is too large.',
   ERROR_SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Please try again shortly.',
-  // Live channel (LIVE.md; docs/live-channel.md)
+  // Live channel (docs/live-channel.md)
   ERROR_AGENT_SECRET_INVALID: 'The agent secret is missing or not valid.',
   ERROR_LICENSE_KEY_INVALID: 'The licence key is not recognised.',
   ERROR_LICENSE_KEY_INVALIDATED: 'The licence key has been invalidated.',
@@ -250,8 +250,8 @@ export function isErrorKey(value: unknown): value is ErrorKey {
 }
 
 /**
- * The body of every failed API call (ARCHITECTURE.md, errors). Marked pure so that a bundle using
- * only the messages above leaves zod out: the console's login page (docs/performance.md).
+ * The body of every failed API call (docs/architecture.md, "Errors"). Marked pure so that a bundle
+ * using only the messages above leaves zod out: the console's login page (docs/performance.md).
  */
 export const ApiErrorBody = /* @__PURE__ */ z
   .object({

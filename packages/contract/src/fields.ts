@@ -74,7 +74,7 @@ export const email = (keys: { required: ErrorKey; tooLong: ErrorKey; invalid: Er
 /** An optional search text of a list call. */
 export const searchText = () => z.string().trim().max(LIMITS.nameMax).optional();
 
-/** Epoch milliseconds (ARCHITECTURE.md, Data), within what a JavaScript Date can hold. */
+/** Epoch milliseconds (docs/architecture.md, "Data"), within what a JavaScript Date can hold. */
 export const EPOCH_MAX = 8_640_000_000_000_000;
 export const epoch = (key: ErrorKey = 'ERROR_GENERAL_INVALID_INPUT') =>
   z.number({ error: key }).int(key).min(0, key).max(EPOCH_MAX, key);

@@ -1,4 +1,4 @@
-/** Header names of ARCHITECTURE.md's fixed interface. */
+/** Header names of the fixed interface (docs/architecture.md, "Headers"). */
 export const HEADERS = {
   appKey: 'x-app-key',
   authToken: 'x-auth-token',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The live channel between consoles, agents and the server (`../shared/LIVE.md`, fixed; agent
- * writers read `docs/live-channel.md`): STOMP 1.2 over WebSocket at `LIVE_PATH`, JSON bodies.
+ * The live channel between consoles, agents and the server (its protocol, fixed for agent and
+ * console writers: `docs/live-channel.md`): STOMP 1.2 over WebSocket at `LIVE_PATH`, JSON bodies.
  * Every destination and every message shape is here, once, for the server, the console, the agent
  * simulator and the tests.
  */

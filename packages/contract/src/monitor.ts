@@ -4,7 +4,7 @@ import { idText } from './fields';
 import { ordered, rangeShape, TOTAL_HOURS_MAX_DAYS, timeZone } from './reports';
 
 /**
- * The monitor dashboard (spec sections 2, 3 and 7; docs/monitor.md and MONITOR.md): the sixteen
+ * The monitor dashboard (spec sections 2, 3 and 7; docs/monitor.md): the sixteen
  * widgets, a user's layout of them, the widget query and what each widget answers.
  */
 
@@ -147,8 +147,8 @@ export type WidgetQuery = z.infer<typeof WidgetQuery>;
 
 export const WidgetKeyParams = z.object({ widgetKey: z.enum(WIDGET_KEYS, { error: notExist }) });
 
-// The answers (MONITOR.md's table). Durations are ms; `name` is the person's full name; dates
-// are 'YYYY-MM-DD' in `tz`; times epoch ms.
+// The answers (docs/monitor.md, "What each widget answers"). Durations are ms; `name` is the
+// person's full name; dates are 'YYYY-MM-DD' in `tz`; times epoch ms.
 const ms = () => z.number().int();
 const person = { userId: z.number().int(), name: z.string() };
 

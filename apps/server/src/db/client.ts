@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { databaseFailureReason, isDatabaseUnavailable } from '../platform/database-errors';
+import { asOwner, currentDatabaseScope, type DatabaseScope } from '../platform/tenancy';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -40,7 +41,8 @@ export type DatabaseOptions =
 
 /**
  * Opens the database and applies the committed migrations. PGlite has no lock between processes
- * (STACK.md), so migrations run here, inside the server process, never from a second one.
+ * (docs/architecture.md, "Facts about the stack"), so migrations run here, inside the server
+ * process, never from a second one.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') return openPostgres(options.url, options.poolSize ?? 10);
@@ -51,8 +53,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
+  // Its own start-up statements (the array types it reads) run before any role exists.
+  await client.waitReady;
+  scopeEveryStatement(client);
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
+  await asOwner(() => migratePglite(db, { migrationsFolder }));
   return {
     db: db as unknown as Db,
     kind: 'pglite',
@@ -63,6 +68,144 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     onBackgroundError: () => {},
     close: () => client.close(),
   };
+}
+
+/**
+ * What a connection must have set before it runs a statement for `scope` (docs/tenancy.md, "The
+ * wall in the database"): the role whose queries meet row-level security (`none`, the login itself,
+ * for the owner's schema changes), and the two settings the policies read. A tenant id is a UUID
+ * (access.ts refuses any other), checked again here because the PGlite path writes it as a literal.
+ */
+type ConnectionSettings = { key: string; role: string; scope: string; tenantId: string };
+
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const settingsCache = new Map<string, ConnectionSettings>();
+
+function settingsFor(scope: DatabaseScope): ConnectionSettings {
+  const key = scope.kind === 'tenant' ? scope.tenantId : scope.kind;
+  let settings = settingsCache.get(key);
+  if (settings) return settings;
+  if (scope.kind === 'tenant' && !TENANT_ID.test(scope.tenantId)) throw new Error('a tenant id is a UUID');
+  settings = {
+    key,
+    role: scope.kind === 'owner' ? 'none' : 'opsdeck_app',
+    scope: scope.kind,
+    tenantId: scope.kind === 'tenant' ? scope.tenantId.toLowerCase() : '',
+  };
+  // Tenants are few (companies); the cache holds one small record each.
+  settingsCache.set(key, settings);
+  return settings;
+}
+
+const SETTINGS_SQL =
+  "select set_config('role', $1, false), set_config('opsdeck.scope', $2, false), set_config('opsdeck.tenant_id', $3, false)";
+
+/**
+ * Makes every statement PGlite runs meet the scope of the work that sent it. PGlite has one
+ * connection, shared by all requests, and runs one statement at a time under its query lock: the
+ * settings are changed under that lock, right before a statement of another scope, so no other
+ * statement can come between (a stream of one company's requests changes nothing). Settings
+ * changed inside a transaction are undone by its rollback, so after such a transaction they are
+ * set again.
+ */
+function scopeEveryStatement(client: PGlite) {
+  type Locked = { _runExclusiveQuery: <T>(work: () => Promise<T>) => Promise<T> };
+  const locked = client as unknown as Locked;
+  const runLocked = locked._runExclusiveQuery.bind(client);
+  let applied: string | undefined;
+  let changedInTransaction = false;
+  locked._runExclusiveQuery = <T>(statement: () => Promise<T>) => {
+    const settings = settingsFor(currentDatabaseScope());
+    return runLocked(async () => {
+      const inTransaction = client.isInTransaction();
+      if (changedInTransaction && !inTransaction) {
+        applied = undefined;
+        changedInTransaction = false;
+      }
+      if (applied !== settings.key) {
+        applied = undefined;
+        try {
+          await client.execProtocol(simpleQuery(settingsLiteral(settings)), { syncToFs: false });
+          applied = settings.key;
+          changedInTransaction ||= inTransaction;
+        } catch (error) {
+          // An aborted transaction refuses every statement but its ROLLBACK, which needs no scope
+          // and must still run; anything else refuses the statement.
+          if ((error as { code?: string }).code !== IN_FAILED_TRANSACTION) throw error;
+        }
+      }
+      return statement();
+    });
+  };
+}
+
+const IN_FAILED_TRANSACTION = '25P02';
+
+const settingsLiteral = (settings: ConnectionSettings) =>
+  SETTINGS_SQL.replace('$1', `'${settings.role}'`)
+    .replace('$2', `'${settings.scope}'`)
+    .replace('$3', `'${settings.tenantId}'`);
+
+/** A frontend Query message (the simple protocol): 'Q', its length, the text, a zero byte. */
+function simpleQuery(text: string): Uint8Array {
+  const body = Buffer.from(text, 'utf8');
+  const message = Buffer.alloc(body.length + 6);
+  message.write('Q', 0, 'ascii');
+  message.writeInt32BE(body.length + 5, 1);
+  body.copy(message, 5);
+  return message;
+}
+
+/**
+ * A pool whose connections meet the scope of the work that borrows them (PostgreSQL). Each
+ * connection remembers the settings it has; a borrower of another scope sets them first (one
+ * round trip, none in a stream of one company's requests). A transaction's statements each check
+ * again (work inside one may change its scope), and a rollback forgets what was set inside it.
+ */
+class ScopedPool extends pg.Pool {
+  readonly #applied = new WeakMap<pg.PoolClient, string>();
+
+  // The promise form only (Drizzle's): pg-pool's callback forms are not used here.
+  override async connect(): Promise<pg.PoolClient> {
+    const client = await super.connect();
+    return new Proxy(client, {
+      get: (target, property) => {
+        if (property === 'query') return (config: unknown, values?: unknown) => this.#run(target, config, values);
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  // The promise form only, as above.
+  override async query(config: unknown, values?: unknown) {
+    const client = await super.connect();
+    try {
+      const result = await this.#run(client, config, values);
+      client.release();
+      return result;
+    } catch (error) {
+      // A connection that failed leaves the pool; one that answered an error stays.
+      client.release(isDatabaseUnavailable(error) ? (error as Error) : undefined);
+      throw error;
+    }
+  }
+
+  async #run(client: pg.PoolClient, config: unknown, values: unknown) {
+    const text = typeof config === 'string' ? config : (config as { text?: string }).text;
+    if (text && /^\s*rollback/i.test(text)) {
+      // Needs no scope (and an aborted transaction would refuse the settings).
+      this.#applied.delete(client);
+      return client.query(text);
+    }
+    const settings = settingsFor(currentDatabaseScope());
+    if (this.#applied.get(client) !== settings.key) {
+      this.#applied.delete(client);
+      await client.query(SETTINGS_SQL, [settings.role, settings.scope, settings.tenantId]);
+      this.#applied.set(client, settings.key);
+    }
+    return client.query(config as pg.QueryConfig, values as unknown[]);
+  }
 }
 
 /**
@@ -79,7 +222,7 @@ export const CONNECTION_TIMEOUT_MS = 3_000;
  * demand, so the server serves again as soon as PostgreSQL accepts connections.
  */
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({
+  const pool = new ScopedPool({
     connectionString: url,
     max,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
@@ -106,10 +249,14 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   );
   const db = drizzlePg(pool, { schema });
   try {
-    await migratePg(db, { migrationsFolder });
+    await asOwner(() => migratePg(db, { migrationsFolder }));
   } catch (error) {
-    // The caller may try again (PostgreSQL still starting): leave no pool behind.
-    await pool.end().catch(() => {});
+    // The caller may try again (PostgreSQL still starting): leave no pool behind. Ending a pool
+    // whose connections failed may fail as well; the migration's own failure is the one the
+    // caller logs, and carries this one along.
+    await pool.end().catch((endError: unknown) => {
+      if (error && typeof error === 'object') Object.assign(error, { poolEndError: endError });
+    });
     throw error;
   }
   return {

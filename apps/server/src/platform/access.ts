@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, notFound, unauthorized } from './errors';
 
 /**
- * What a route needs, declared on every route under /api (ARCHITECTURE.md, Security): a route
- * with no declaration is refused at start-up, so nothing is ever open by omission.
+ * What a route needs, declared on every route under /api (docs/architecture.md, "Security"): a
+ * route with no declaration is refused at start-up, so nothing is ever open by omission.
  */
 export type Access =
   | { readonly kind: 'public' }

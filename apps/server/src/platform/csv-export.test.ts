@@ -349,11 +349,11 @@ describe('pagedRows', () => {
       return { items: all.slice((page - 1) * size, page * size), total: all.length, page, size };
     };
     const seen: number[] = [];
-    for await (const row of pagedRows(read, 3)) seen.push(row);
+    for await (const row of pagedRows(read, { size: 3 })) seen.push(row);
     expect(seen).toEqual(all);
     expect(asked).toEqual([1, 2, 3]);
     const exact: number[] = [];
-    for await (const row of pagedRows(read, 7)) exact.push(row);
+    for await (const row of pagedRows(read, { size: 7 })) exact.push(row);
     expect(exact).toEqual(all);
   });
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@opsdeck/contract/paging';
-import type { FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { type CsvValue, sendCsv } from './csv';
 
@@ -82,7 +82,7 @@ export function sendTableCsv<Row>(
  */
 export async function* pagedRows<Row>(
   read: (page: number, size: number) => Promise<Page<Row>>,
-  size = CSV_PAGE_SIZE,
+  { size = CSV_PAGE_SIZE, log }: { size?: number; log?: Pick<FastifyBaseLogger, 'debug'> } = {},
 ): AsyncGenerator<Row> {
   let page = 1;
   let ahead: Promise<Page<Row>> | undefined = read(page, size);
@@ -95,8 +95,11 @@ export async function* pagedRows<Row>(
       yield* current.items;
     }
   } finally {
-    // A download the client left: the page read ahead is not wanted, nor its failure.
-    await ahead?.catch(() => undefined);
+    // A download the client left: the page read ahead is not wanted, nor its failure (the
+    // connection it ran on may be gone too, and nobody is waiting for the answer).
+    await ahead?.catch((err: unknown) =>
+      log?.debug({ err }, 'CSV export: the page read ahead failed after the client left'),
+    );
   }
 }
 

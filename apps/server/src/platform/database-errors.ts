@@ -20,6 +20,19 @@ export const SQLSTATE = {
   lockNotAvailable: '55P03',
 } as const;
 
+/**
+ * A write the database's wall refused (docs/tenancy.md): a row in another tenant's name
+ * ("new row violates row-level security policy", 42501). Only a service that forgot its scope
+ * gets here; the caller is answered as for any row outside its scope.
+ */
+export function isRefusedByTheWall(error: unknown): boolean {
+  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === '42501' && /row-level security/i.test(String(message))) return true;
+  }
+  return false;
+}
+
 /** Data errors (class 22) that only a client's value can cause: answered 400, never 500. */
 export const CLIENT_DATA_ERRORS = [
   SQLSTATE.characterNotInRepertoire,

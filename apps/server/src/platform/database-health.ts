@@ -1,5 +1,5 @@
 import { Health, HealthDegraded } from '@opsdeck/contract/health';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../db/client';
 import { databaseFailureReason } from './database-errors';
@@ -16,8 +16,14 @@ export type DatabaseState = 'ok' | 'unavailable';
 /**
  * Whether the database answers now, by a cheap `select 1`. Concurrent callers share one probe and
  * its answer is cached for HEALTH_CACHE_MS: a burst of health checks costs one query a second.
+ * With `report`, a change of state is logged (the reason once, when it stops answering), not
+ * every probe.
  */
-export function createDatabaseHealth(database: Pick<Database, 'ping'>, now: () => number = Date.now) {
+export function createDatabaseHealth(
+  database: Pick<Database, 'ping'>,
+  now: () => number = Date.now,
+  report?: { log: Pick<FastifyBaseLogger, 'warn' | 'info'>; name: string },
+) {
   let last: { state: DatabaseState; at: number } | undefined;
   let running: Promise<DatabaseState> | undefined;
 
@@ -28,8 +34,12 @@ export function createDatabaseHealth(database: Pick<Database, 'ping'>, now: () =
     });
     try {
       await Promise.race([database.ping(), timeout]);
+      if (last?.state === 'unavailable') report?.log.info(`health probe: ${report.name} answers again`);
       return 'ok';
-    } catch {
+    } catch (error) {
+      // The state is the answer (/api/health says degraded); its reason is logged once, here.
+      if (last?.state !== 'unavailable')
+        report?.log.warn({ reason: databaseFailureReason(error) }, `health probe: ${report.name} does not answer`);
       return 'unavailable';
     } finally {
       clearTimeout(timer);
@@ -64,9 +74,9 @@ export function registerHealth(
   database.onBackgroundError((error) =>
     app.log.warn({ reason: databaseFailureReason(error) }, 'database connection lost'),
   );
-  const health = createDatabaseHealth(database);
+  const health = createDatabaseHealth(database, Date.now, { log: app.log, name: 'database' });
   // The same shared, cached probe: only its ping differs.
-  const redisHealth = redis ? createDatabaseHealth(redis) : undefined;
+  const redisHealth = redis ? createDatabaseHealth(redis, Date.now, { log: app.log, name: 'redis' }) : undefined;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {

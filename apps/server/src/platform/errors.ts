@@ -3,7 +3,13 @@ import type {} from '@fastify/static';
 import { ERROR_MESSAGES, type ErrorKey, isErrorKey } from '@opsdeck/contract/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { CLIENT_DATA_ERRORS, databaseFailureReason, hasSqlState, isDatabaseUnavailable } from './database-errors';
+import {
+  CLIENT_DATA_ERRORS,
+  databaseFailureReason,
+  hasSqlState,
+  isDatabaseUnavailable,
+  isRefusedByTheWall,
+} from './database-errors';
 
 /** A failure the client can act on: its HTTP status and one of the spec's error keys. */
 export class AppError extends Error {
@@ -42,7 +48,7 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ErrorKey> = {
 };
 
 /**
- * One error model for the whole API (ARCHITECTURE.md, errors): `{ key, message, fields? }`.
+ * One error model for the whole API (docs/architecture.md, "Errors"): `{ key, message, fields? }`.
  * Validation messages in the contract are error keys, so a zod failure becomes the spec's key on
  * its field. A database that cannot be reached answers 503 ERROR_SERVICE_UNAVAILABLE with Retry-After.
  * Anything unexpected is logged and answered as ERROR_GENERAL_INTERNAL, never a stack.
@@ -94,6 +100,11 @@ export function registerErrorHandling(app: FastifyInstance, options: { servesCon
     // A NUL byte, or a number past its column, in the client's values: its mistake, not ours.
     if (hasSqlState(error, ...CLIENT_DATA_ERRORS)) {
       return reply.status(400).send(errorBody('ERROR_GENERAL_INVALID_INPUT'));
+    }
+    if (isRefusedByTheWall(error)) {
+      // A service wrote in another tenant's name: its bug, told loudly; the caller learns nothing.
+      request.log.error({ err: error }, 'a write outside the caller tenant refused by row-level security');
+      return reply.status(404).send(errorBody('ERROR_GENERAL_NOT_FOUND'));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(errorBody('ERROR_GENERAL_INTERNAL'));

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../db/client';
 import { hasSqlState, SQLSTATE } from './database-errors';
+import { asOwner } from './tenancy';
 
 /**
  * Tables partitioned by UTC month of a time column (migration 0011's `execution_logs`, 0014's
@@ -43,10 +44,14 @@ const DDL_ATTEMPTS = 12;
 async function yieldingDdl<T extends Record<string, unknown>>(db: Executor, statement: SQL): Promise<T[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`set local lock_timeout = '${DDL_LOCK_WAIT}'`));
-        return selectRows<T>(tx, statement);
-      });
+      // Schema changes are the owner's (docs/tenancy.md): the server's role may not make or drop a
+      // table, and has no grant on a partition it could name directly.
+      return await asOwner(() =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql.raw(`set local lock_timeout = '${DDL_LOCK_WAIT}'`));
+          return selectRows<T>(tx, statement);
+        }),
+      );
     } catch (error) {
       if (attempt >= DDL_ATTEMPTS || !hasSqlState(error, SQLSTATE.lockNotAvailable)) throw error;
       await sleep(Math.min(2_000, 25 * 2 ** attempt) * (0.5 + Math.random()));

@@ -1,14 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  countEmitted,
   DOWN_REDIS_URL,
   deleteKeys,
+  eventCounts,
   quietLog,
   REDIS_URL,
-  sleep,
   startRedisRelay,
   testPrefix,
-  until,
 } from '../../test/redis';
 import { SessionCache } from '../modules/auth/session-cache';
 import type { Caller } from './access';
@@ -23,14 +23,50 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * An instance's bus, with what happens to it counted (test/redis.ts, eventCounts), for the tests to
+ * wait on: `live` each time its subscription is made (onResync runs then, the first time too), and
+ * the `close` of its subscriber connection.
+ */
 function instance(prefix: string, instanceId: string, url = REDIS_URL, log = quietLog()) {
   const redis: RedisConnections = openRedis({ url, name: `test-${instanceId}`, log });
-  const bus: RedisEventBus = createRedisEventBus({ redis, prefix, instanceId, log });
+  const events = eventCounts();
+  // The bus's subscriber connection, its `close` counted before the bus hears it (listeners run in order).
+  const watched: RedisConnections = {
+    ...redis,
+    subscriber: (role) => {
+      const connection = redis.subscriber(role);
+      countEmitted(connection, ['close'], events);
+      return connection;
+    },
+  };
+  const bus: RedisEventBus = createRedisEventBus({ redis: watched, prefix, instanceId, log });
+  bus.onResync(() => events.add('live'));
   cleanups.push(async () => {
     await bus.close();
     await redis.close();
   });
-  return { redis, bus, log };
+  return { redis, bus, log, events };
+}
+
+/**
+ * The instances hear the channel (their subscription made) and can publish on it (their command
+ * connection ready: a PUBLISH before that fails at once, and the event is lost to the others).
+ */
+async function live(...instances: ReturnType<typeof instance>[]) {
+  await Promise.all(instances.map(({ events }) => events.until('live', 1)));
+  for (const { redis } of instances) expect(await redis.whenReady(5_000)).toBe(true);
+}
+
+/** Subscribes to `bus`, counting each event as `heard` in `counts`: a test awaits the events themselves. */
+function listen(bus: RedisEventBus, options?: Parameters<RedisEventBus['subscribe']>[1]) {
+  const seen: DomainEvent[] = [];
+  const heard = eventCounts();
+  bus.subscribe((event) => {
+    seen.push(event);
+    heard.add('heard');
+  }, options);
+  return { seen, until: (count: number) => heard.until('heard', count) };
 }
 
 function caller(userId: number, sessionId: number): Caller {
@@ -53,29 +89,28 @@ describe('the Redis event bus', () => {
     cleanups.push(() => deleteKeys(prefix));
     const a = instance(prefix, 'a');
     const b = instance(prefix, 'b');
-    await until(() => a.bus.isLive() && b.bus.isLive(), 5_000, 'both subscribed');
-    const seenByA: DomainEvent[] = [];
-    const seenByB: DomainEvent[] = [];
-    a.bus.subscribe((event) => void seenByA.push(event));
-    b.bus.subscribe((event) => void seenByB.push(event), { resources: ['users'] });
+    await live(a, b);
+    const byA = listen(a.bus);
+    const byB = listen(b.bus, { resources: ['users'] });
+    const [seenByA, seenByB] = [byA.seen, byB.seen];
 
     a.bus.publish(archived);
     a.bus.publish({ resource: 'roles', kind: 'updated', ids: [3], tenantId: null });
     // Synchronous on the publishing instance, as in-process.
     expect(seenByA).toEqual([archived, { resource: 'roles', kind: 'updated', ids: [3], tenantId: null }]);
-    await until(() => seenByB.length === 1, 5_000, 'B to hear');
+    await byB.until(1);
     const fromB: DomainEvent = { resource: 'users', kind: 'updated', ids: [8], tenantId: 't-1' };
     b.bus.publish(fromB);
-    await until(() => seenByA.length === 3, 5_000, 'A to hear');
+    await byA.until(3);
     // Never its own twice. Redis delivers the channel's events to a subscriber in the order it took
     // them: once B hears one A sent after hearing B's, and A one B sent after that, any echo of
     // B's (or of A's) would have come before.
     const afterB: DomainEvent = { resource: 'users', kind: 'updated', ids: [9], tenantId: 't-1' };
     a.bus.publish(afterB);
-    await until(() => seenByB.length === 3, 5_000, 'B to hear A after its own');
+    await byB.until(3);
     const afterA: DomainEvent = { resource: 'users', kind: 'updated', ids: [10], tenantId: 't-1' };
     b.bus.publish(afterA);
-    await until(() => seenByA.length === 5, 5_000, 'A to hear B after its own');
+    await byA.until(5);
     expect(seenByB).toEqual([archived, fromB, afterB, afterA]);
     expect(seenByA.slice(2)).toEqual([fromB, afterB, afterA]);
   });
@@ -85,7 +120,7 @@ describe('the Redis event bus', () => {
     cleanups.push(() => deleteKeys(prefix));
     const a = instance(prefix, 'a');
     const b = instance(prefix, 'b');
-    await until(() => a.bus.isLive() && b.bus.isLive(), 5_000, 'both subscribed');
+    await live(a, b);
     const cacheOnB = new SessionCache(5_000, 100, () => b.bus.isLive());
     b.bus.subscribe(
       (event) => {
@@ -93,11 +128,14 @@ describe('the Redis event bus', () => {
       },
       { resources: ['sessions'] },
     );
+    // Subscribed after the cache's subscriber: once this one heard the event, that one has evicted.
+    const onB = listen(b.bus, { resources: ['sessions'] });
     cacheOnB.set('hash-41', caller(4, 41), Date.now());
     cacheOnB.set('hash-42', caller(4, 42), Date.now());
 
     a.bus.publish({ resource: 'sessions', kind: 'deleted', ids: [41], tenantId: 't-1' });
-    await until(() => cacheOnB.get('hash-41', Date.now()) === undefined, 5_000, 'eviction on B');
+    await onB.until(1);
+    expect(cacheOnB.get('hash-41', Date.now())).toBeUndefined();
     expect(cacheOnB.get('hash-42', Date.now())?.sessionId).toBe(42);
   });
 
@@ -108,7 +146,7 @@ describe('the Redis event bus', () => {
     cleanups.push(() => relay.stop());
     const a = instance(prefix, 'a', relay.url);
     const b = instance(prefix, 'b');
-    await until(() => a.bus.isLive() && b.bus.isLive(), 5_000, 'both subscribed');
+    await live(a, b);
     const cache = new SessionCache(60_000, 100, () => a.bus.isLive());
     let resyncs = 0;
     a.bus.onResync(() => {
@@ -120,7 +158,8 @@ describe('the Redis event bus', () => {
     expect(cache.get('hash-1', now)?.userId).toBe(1);
 
     await relay.stop();
-    await until(() => !a.bus.isLive(), 5_000, 'A to notice');
+    await a.events.until('close', 1);
+    expect(a.bus.isLive()).toBe(false);
     // Every request now resolves its session from the database: nothing is served, nothing kept.
     expect(cache.get('hash-1', now)).toBeUndefined();
     cache.set('hash-2', caller(2, 2), now);
@@ -134,7 +173,8 @@ describe('the Redis event bus', () => {
     expect(local).toEqual([archived]);
 
     await relay.start();
-    await until(() => a.bus.isLive(), 10_000, 'A to resubscribe');
+    await a.events.until('live', 2, 10_000);
+    expect(a.bus.isLive()).toBe(true);
     expect(resyncs).toBe(1);
     // What it held before the outage is gone with whatever it missed.
     expect(cache.get('hash-1', Date.now())).toBeUndefined();
@@ -150,7 +190,10 @@ describe('the Redis event bus', () => {
     a.bus.publish(archived);
     a.bus.publish(archived);
     expect(seen).toEqual([archived, archived]);
-    await sleep(300);
+    // The sync point: a command sent on the same connection after both PUBLISHes fails after theirs
+    // (no offline queue: each fails as it is sent, and their handlers run in that order), so both
+    // failures have been handled once this one's is.
+    await expect(a.redis.command.publish(`${prefix}:after`, 'x')).rejects.toThrow();
     expect(a.bus.isLive()).toBe(false);
     expect(a.log.calls.filter((call) => call.message === 'domain event not sent to the other instances')).toHaveLength(
       1,
@@ -161,9 +204,8 @@ describe('the Redis event bus', () => {
     const prefix = testPrefix();
     cleanups.push(() => deleteKeys(prefix));
     const a = instance(prefix, 'a');
-    await until(() => a.bus.isLive(), 5_000, 'subscribed');
-    const seen: DomainEvent[] = [];
-    a.bus.subscribe((event) => void seen.push(event));
+    await a.events.until('live', 1);
+    const { seen, until } = listen(a.bus);
     const other = new Redis(REDIS_URL);
     cleanups.push(async () => void (await other.quit()));
     const channel = `${prefix}:domain-events`;
@@ -174,7 +216,8 @@ describe('the Redis event bus', () => {
     );
     await other.publish(channel, JSON.stringify({ instanceId: 'x', event: { ...archived, ids: ['1'] } }));
     await other.publish(channel, JSON.stringify({ instanceId: 'x', event: archived }));
-    await until(() => seen.length === 1, 5_000, 'the valid one');
+    // Redis delivers one publisher's messages in order: the malformed ones were handled before.
+    await until(1);
     expect(seen).toEqual([archived]);
     expect(a.log.calls.filter((call) => call.message === 'ignored a malformed domain event')).toHaveLength(3);
   });

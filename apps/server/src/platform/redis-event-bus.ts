@@ -12,11 +12,11 @@ export type RedisEventBus = EventBus & {
 };
 
 /**
- * The domain events of every instance (LIVE.md, Several instances). `publish` delivers on this
- * instance at once, synchronously, exactly as the in-process bus does (a cache eviction is done
- * before the request that caused it answers), then PUBLISHes `{ instanceId, event }` on
- * `${prefix}:domain-events`; what other instances publish is delivered here from the
- * subscription, and this instance's own messages coming back are skipped.
+ * The domain events of every instance (docs/live-channel.md, "Several instances"). `publish`
+ * delivers on this instance at once, synchronously, exactly as the in-process bus does (a cache
+ * eviction is done before the request that caused it answers), then PUBLISHes
+ * `{ instanceId, event }` on `${prefix}:domain-events`; what other instances publish is delivered
+ * here from the subscription, and this instance's own messages coming back are skipped.
  *
  * Redis publish/subscribe keeps nothing for an instance that is not listening, so an event
  * published while this instance's subscription is down is lost to it. Hence:
@@ -32,7 +32,7 @@ export function createRedisEventBus(options: {
   redis: RedisConnections;
   prefix: string;
   instanceId: string;
-  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info' | 'debug'>;
 }): RedisEventBus {
   const { redis, prefix, instanceId, log } = options;
   const channel = `${prefix}:domain-events`;
@@ -58,8 +58,9 @@ export function createRedisEventBus(options: {
           }
         }
       },
-      () => {
+      (err: unknown) => {
         // The connection dropped again before the answer: the next 'ready' subscribes.
+        log.debug({ err }, 'event bus subscription not made; the next connection makes it');
       },
     );
   });
@@ -103,7 +104,12 @@ export function createRedisEventBus(options: {
       closed = true;
       live = false;
       subscriber.removeAllListeners('message');
-      if (subscriber.status === 'ready') await subscriber.quit().catch(() => subscriber.disconnect());
+      if (subscriber.status === 'ready')
+        await subscriber.quit().catch((err: unknown) => {
+          // Closing anyway: a QUIT that failed leaves a connection only to cut.
+          log.debug({ err }, 'event bus subscriber did not quit; disconnected');
+          subscriber.disconnect();
+        });
       else subscriber.disconnect();
     },
   };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DOWN_REDIS_URL, quietLog, REDIS_URL, sleep, startRedisRelay, until } from '../../test/redis';
+import { countEmitted, DOWN_REDIS_URL, quietLog, REDIS_URL, startRedisRelay, until } from '../../test/redis';
 import { AppError } from './errors';
 import { isRedisUnavailable, openRedis, type RedisConnections, withRedis } from './redis';
 
@@ -28,9 +28,11 @@ describe('openRedis', () => {
   it('starts while Redis is down, keeps retrying, logs the outage once, and fails commands with 503', async () => {
     const log = quietLog();
     const redis = open(DOWN_REDIS_URL, log);
-    redis.subscriber('test');
-    // Several attempts (100-200 ms apart at first) on two connections: still one line.
-    await sleep(1_200);
+    const subscriber = redis.subscriber('test');
+    const commandFailures = countEmitted(redis.command, ['error']);
+    const subscriberFailures = countEmitted(subscriber, ['error']);
+    // Several attempts (200 ms apart and more) on two connections: still one line.
+    await Promise.all([commandFailures.until('error', 3), subscriberFailures.until('error', 3)]);
     expect(redis.status()).toBe('down');
     expect(log.calls.filter((call) => call.level === 'warn')).toEqual([
       { level: 'warn', message: 'redis unavailable' },
@@ -47,9 +49,11 @@ describe('openRedis', () => {
       const log = quietLog();
       const redis = open(relay.url, log);
       await until(() => redis.status() === 'ready', 5_000, 'ready');
+      const failures = countEmitted(redis.command, ['error']);
       await relay.stop();
       await until(() => redis.status() === 'down', 5_000, 'down');
-      await sleep(500);
+      // Two more attempts to reconnect, both refused: the outage is still one line.
+      await failures.more('error', 2);
       expect(log.calls.map((call) => call.message)).toEqual(['redis unavailable']);
       await relay.start();
       await until(() => redis.status() === 'ready', 5_000, 'ready again');

@@ -34,7 +34,7 @@ export type RedisConnections = {
   close: () => Promise<void>;
 };
 
-type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
+type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>;
 
 /**
  * Opens the connections without waiting for them: a server whose Redis is down starts, answers
@@ -87,8 +87,9 @@ export function openRedis({ url, name, log }: { url: string; name: string; log: 
       outage = false;
       log.info('redis available');
     });
-    connection.connect().catch(() => {
-      // The first attempt failed: the retry strategy keeps trying, and 'error' logged it.
+    connection.connect().catch((err: unknown) => {
+      // The first attempt failed: the retry strategy keeps trying, and 'error' logged the outage.
+      log.debug({ reason: redisFailureReason(err), role }, 'redis first connection attempt failed; retrying');
     });
     return connection;
   }
@@ -122,7 +123,12 @@ export function openRedis({ url, name, log }: { url: string; name: string; log: 
         all.map(async (connection) => {
           connection.removeAllListeners('ready');
           // QUIT when connected (in-flight replies arrive first), else just stop reconnecting.
-          if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+          if (connection.status === 'ready')
+            await connection.quit().catch((err: unknown) => {
+              // Closing anyway: a QUIT that failed leaves a connection only to cut.
+              log.debug({ reason: redisFailureReason(err) }, 'redis connection did not quit; disconnected');
+              connection.disconnect();
+            });
           else connection.disconnect();
         }),
       );

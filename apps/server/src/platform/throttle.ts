@@ -4,8 +4,8 @@ type Window = { count: number; resetAt: number };
 
 /**
  * Fixed-window failure counters kept in memory. Sign-in is throttled per account and per address
- * (ARCHITECTURE.md, Security); a success clears the account's count. Entries expire with their
- * window, and the map is swept so a flood of distinct keys cannot grow it without bound.
+ * (docs/architecture.md, "Security"); a success clears the account's count. Entries expire with
+ * their window, and the map is swept so a flood of distinct keys cannot grow it without bound.
  */
 export class Throttle {
   private readonly windows = new Map<string, Window>();

@@ -4,6 +4,7 @@ import type { Executor } from '../db/client';
 import { databaseBlobStore } from '../modules/workflows/blob-store';
 import { storeVersion } from '../modules/workflows/files';
 import * as q from '../modules/workflows/queries';
+import { oneTenant } from '../platform/tenancy';
 import { DEMO_HISTORY_DAYS, type DemoTenant } from './demo-tenant';
 
 export type Step = [activity: string, name: string, expectedSeconds: number];
@@ -284,7 +285,7 @@ export async function seedDemoWorkflows(db: Executor, tenant: DemoTenant) {
         await storeVersion(db, databaseBlobStore, row, file, { userId: by, now: at });
         // The first version is what the row was made with; a later one changes it.
         if (index > 0) {
-          await q.updateWorkflow(db, row.id, {
+          await q.updateWorkflow(db, oneTenant(row.tenantId), row.id, {
             size: file.bytes.byteLength,
             activityKeys: file.activityKeys,
             updatedAt: at,

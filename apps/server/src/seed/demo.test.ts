@@ -26,8 +26,8 @@ let t: TestApp;
 let admin: string;
 let startedAt: number;
 
-// `npm start` seeds the demo on the embedded database only (ARCHITECTURE.md, Demo data); the seed
-// itself is checked on both databases.
+// `npm start` seeds the demo on the embedded database only (docs/architecture.md, "Demo data");
+// the seed itself is checked on both databases.
 // The whole demo (90 days of runs, 30 of activity) takes its time when `npm test` runs the
 // browser suite beside this one on two cores: three minutes, not the suite's one.
 beforeAll(async () => {

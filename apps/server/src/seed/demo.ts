@@ -100,7 +100,7 @@ export function emailOf(person: Person, domain: string) {
   return `${local}@${domain}`;
 }
 
-/** Seeds the demo on an empty embedded database (ARCHITECTURE.md, Demo data). */
+/** Seeds the demo on an empty embedded database (docs/architecture.md, "Demo data"). */
 export async function seedDemo(db: Executor, signingKey: KeyObject) {
   // One hash for every demo account: seeding stays fast, and they all share the demo password.
   const passwordHash = await hashPassword(DEMO_ADMIN_PASSWORD);

@@ -2,7 +2,10 @@ import { type ApiErrorBody, type ErrorKey, isErrorKey } from '@opsdeck/contract/
 import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
 import { getAuthToken, getTenantId } from './session';
 
-/** A failed API call, carrying the error body of ARCHITECTURE.md (key, message, fields). */
+/**
+ * A failed API call, carrying the error body of every failure (key, message, fields;
+ * docs/architecture.md, "Errors").
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly key: string;

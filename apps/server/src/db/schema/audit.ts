@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { epochMs } from './columns';
+import { bigint, index, integer, jsonb, type PgColumn, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { epochMs, orEmpty } from './columns';
 
 /**
  * The audit log (docs/audit.md): one row per change, written in the change's own transaction.
@@ -8,6 +8,15 @@ import { epochMs } from './columns';
  * retention's DELETE of rows older than the floor it allows. No foreign keys: a record outlives the
  * user, the company and the row it names, and keeps their names as they were.
  */
+/** The words the audit page's search looks in: its trigram index and its query spell them so. */
+export const auditSearchText = (table: {
+  actorName: PgColumn;
+  entityName: PgColumn;
+  companyName: PgColumn;
+  action: PgColumn;
+}) =>
+  sql`lower(${table.actorName} || ' ' || ${orEmpty(table.entityName)} || ' ' || ${orEmpty(table.companyName)} || ' ' || ${table.action})`;
+
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -59,9 +68,6 @@ export const auditLog = pgTable(
       table.id.desc().nullsFirst(),
     ),
     // The page's word search over the names and the action, through trigrams.
-    index('audit_log_search_trgm_idx').using(
-      'gin',
-      sql`lower(${table.actorName} || ' ' || coalesce(${table.entityName}, '') || ' ' || coalesce(${table.companyName}, '') || ' ' || ${table.action}) gin_trgm_ops`,
-    ),
+    index('audit_log_search_trgm_idx').using('gin', sql`${auditSearchText(table)} gin_trgm_ops`),
   ],
 );

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { epochMs } from './columns';
+import { epochMs, orEmpty } from './columns';
 import { companies } from './companies';
 import { departments } from './departments';
 import { accounts } from './licenses';
@@ -26,7 +26,7 @@ import { workflows } from './workflows';
  * expression: PostgreSQL uses an expression index only for the same expression.
  */
 export function searchText(fields: readonly PgColumn[], fullName: SQL): SQL {
-  const parts = [...fields.map((field) => sql`coalesce(${field}, '')`), fullName];
+  const parts = [...fields.map((field) => orEmpty(field)), fullName];
   return sql`lower(${sql.join(parts, sql` || e'\\x01' || `)})`;
 }
 

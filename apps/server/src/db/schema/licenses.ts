@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, epochMs } from './columns';
+import { createdAt, epochMs, orEmpty } from './columns';
 import { companies } from './companies';
 import { departments } from './departments';
 import { licenseTypes } from './license-types';
@@ -76,14 +76,16 @@ export const accounts = pgTable(
     // id; the full name is in its index too, so that a deep page is read from the index alone.
     index('accounts_tenant_id_idx').on(table.tenantId, table.id).where(live),
     index('accounts_full_name_idx')
-      .on(sql`lower(coalesce(${table.fullName}, ''))`, table.id, table.fullName)
+      .on(sql`lower(${orEmpty(table.fullName)})`, table.id, table.fullName, table.tenantId)
       .where(live),
-    index('accounts_email_idx').on(sql`lower(coalesce(${table.emailAddress}, ''))`, table.id).where(live),
+    index('accounts_email_idx')
+      .on(sql`lower(${orEmpty(table.emailAddress)})`, table.id, table.tenantId)
+      .where(live),
     index('accounts_solo_idx').on(table.solo, table.id).where(live),
     // The search: names and e-mails by trigram, partial keys too, MAC addresses without their
     // colons (mac_compact, migration 0008: trigrams of 'AA:BB' are mostly colons).
-    index('accounts_full_name_trgm_idx').using('gin', sql`lower(coalesce(${table.fullName}, '')) gin_trgm_ops`),
-    index('accounts_email_trgm_idx').using('gin', sql`lower(coalesce(${table.emailAddress}, '')) gin_trgm_ops`),
+    index('accounts_full_name_trgm_idx').using('gin', sql`lower(${orEmpty(table.fullName)}) gin_trgm_ops`),
+    index('accounts_email_trgm_idx').using('gin', sql`lower(${orEmpty(table.emailAddress)}) gin_trgm_ops`),
     index('accounts_partial_key_trgm_idx').using('gin', sql`${table.partialKey} gin_trgm_ops`),
     index('accounts_mac_trgm_idx').using('gin', sql`mac_compact(${table.macAddresses}) gin_trgm_ops`),
   ],

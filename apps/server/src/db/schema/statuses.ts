@@ -2,7 +2,10 @@ import { boolean, customType, index, integer, pgTable, text, uuid } from 'drizzl
 import { createdAt } from './columns';
 import { departments } from './departments';
 
-/** Uploaded files live in the database, never at a path built from user input (ARCHITECTURE.md, Data). */
+/**
+ * Uploaded files live in the database, never at a path built from user input (docs/architecture.md,
+ * "Data").
+ */
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),

@@ -72,7 +72,7 @@ export const credentials = pgTable('credentials', {
   passwordChangedAt: epochMs('password_changed_at').notNull(),
 });
 
-/** The token itself is never stored: only its SHA-256 (ARCHITECTURE.md, Security). */
+/** The token itself is never stored: only its SHA-256 (docs/architecture.md, "Security"). */
 export const sessions = pgTable(
   'sessions',
   {

@@ -88,16 +88,21 @@ export const workflows = pgTable(
     // A directory's page in each order it is sorted by (docs/performance.md, "The workflows table at
     // 500 requests a second"): the page's ids are read from the index alone, however deep the page,
     // so the lowered text columns carry the column itself too (an index-only scan needs every
-    // column the query names, and PostgreSQL does not see `name` inside `lower(name)`).
+    // column the query names, and PostgreSQL does not see `name` inside `lower(name)`), and the
+    // tenant last, which the row-level security policy reads (docs/tenancy.md).
     index('workflows_directory_name_idx')
-      .on(table.directoryId, sql`lower(${table.name})`, table.id, table.name)
+      .on(table.directoryId, sql`lower(${table.name})`, table.id, table.name, table.tenantId)
       .where(live),
     index('workflows_directory_description_idx')
-      .on(table.directoryId, sql`lower(${table.description})`, table.id, table.description)
+      .on(table.directoryId, sql`lower(${table.description})`, table.id, table.description, table.tenantId)
       .where(live),
-    index('workflows_directory_created_idx').on(table.directoryId, table.createdAt, table.id).where(live),
-    index('workflows_directory_updated_idx').on(table.directoryId, table.updatedAt, table.id).where(live),
-    index('workflows_directory_size_idx').on(table.directoryId, table.size, table.id).where(live),
+    index('workflows_directory_created_idx')
+      .on(table.directoryId, table.createdAt, table.id, table.tenantId)
+      .where(live),
+    index('workflows_directory_updated_idx')
+      .on(table.directoryId, table.updatedAt, table.id, table.tenantId)
+      .where(live),
+    index('workflows_directory_size_idx').on(table.directoryId, table.size, table.id, table.tenantId).where(live),
     // The tenant's workflows by creation (a date range, agents), and the search by name and
     // description (a substring, through trigrams, as the users list's).
     index('workflows_tenant_created_idx').on(table.tenantId, table.createdAt, table.id).where(live),

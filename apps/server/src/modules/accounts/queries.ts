@@ -2,6 +2,7 @@ import type { AccountSortField } from '@opsdeck/contract/accounts';
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { accounts, companies, licenses, licenseTypes } from '../../db/schema';
+import { orEmpty } from '../../db/schema/columns';
 import { type Anchor, anchorsQuery, pastAnchor } from '../../platform/list-anchors';
 import { containsPattern, likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
@@ -33,15 +34,15 @@ const accountColumns = {
 
 export type AccountRow = Awaited<ReturnType<typeof selectAccounts>>[number];
 
-/** Accounts with their licence, licence type and company, by a condition, in id order (or newest first). */
-export async function selectAccounts(db: Executor, where: SQL | undefined, newestFirst = false) {
+/** Accounts of the scope with their licence, licence type and company, by a condition, in id order (or newest first). */
+export async function selectAccounts(db: Executor, scope: TenantScope, where: SQL | undefined, newestFirst = false) {
   return db
     .select(accountColumns)
     .from(accounts)
     .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
     .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
     .leftJoin(companies, eq(companies.id, licenses.companyId))
-    .where(where)
+    .where(and(where, inScope(accounts.tenantId, scope)))
     .orderBy(newestFirst ? desc(accounts.id) : asc(accounts.id));
 }
 
@@ -50,23 +51,21 @@ export const byIds = (ids: readonly number[]) => inArray(accounts.id, [...ids]);
 export const inTenantScope = (scope: TenantScope) => inScope(accounts.tenantId, scope);
 export const soloAccounts = and(eq(accounts.solo, true), eq(accounts.archived, false));
 
-/** One key of a licence, with the sealed key (for its licence file). */
-export async function findKey(db: Executor, where: SQL | undefined) {
+/** One key of the scope, with the sealed key (for its licence file). */
+export async function findKey(db: Executor, scope: TenantScope, where: SQL | undefined) {
   const [row] = await db
     .select({ ...accountColumns, sealedKey: accounts.sealedKey })
     .from(accounts)
     .innerJoin(licenses, eq(licenses.id, accounts.licenseId))
     .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
     .leftJoin(companies, eq(companies.id, licenses.companyId))
-    .where(where)
+    .where(and(where, inScope(accounts.tenantId, scope)))
     .limit(1);
   return row;
 }
 
 export const keyOfLicense = (licenseId: number, accountId: number) =>
   and(eq(accounts.id, accountId), eq(accounts.licenseId, licenseId));
-export const keyInScope = (scope: TenantScope, accountId: number) =>
-  and(eq(accounts.id, accountId), inScope(accounts.tenantId, scope));
 
 export async function insertKey(
   db: Executor,
@@ -90,26 +89,35 @@ export async function insertKey(
   return row!.id;
 }
 
-/** Invalidates a key of a licence (the first invalidation time stays); false when there is none. */
-export async function invalidateKey(db: Executor, licenseId: number, accountId: number, now: number) {
+/** Invalidates a key of a licence of the scope (the first invalidation time stays); false when there is none. */
+export async function invalidateKey(
+  db: Executor,
+  scope: TenantScope,
+  licenseId: number,
+  accountId: number,
+  now: number,
+) {
   const rows = await db
     .update(accounts)
     .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})` })
-    .where(keyOfLicense(licenseId, accountId))
+    .where(and(keyOfLicense(licenseId, accountId), inScope(accounts.tenantId, scope)))
     .returning({ id: accounts.id });
   return rows.length > 0;
 }
 
-/** Deletes a key of a licence: its seat is free again. False when there was none. */
-export async function deleteKey(db: Executor, licenseId: number, accountId: number) {
-  const rows = await db.delete(accounts).where(keyOfLicense(licenseId, accountId)).returning({ id: accounts.id });
+/** Deletes a key of a licence of the scope: its seat is free again. False when there was none. */
+export async function deleteKey(db: Executor, scope: TenantScope, licenseId: number, accountId: number) {
+  const rows = await db
+    .delete(accounts)
+    .where(and(keyOfLicense(licenseId, accountId), inScope(accounts.tenantId, scope)))
+    .returning({ id: accounts.id });
   return rows.length > 0;
 }
 
 // The accounts page (GET /api/account): paged, sorted and searched in the database.
 
-const fullNameKey = sql`lower(coalesce(${accounts.fullName}, ''))`;
-const emailKey = sql`lower(coalesce(${accounts.emailAddress}, ''))`;
+const fullNameKey = sql`lower(${orEmpty(accounts.fullName)})`;
+const emailKey = sql`lower(${orEmpty(accounts.emailAddress)})`;
 
 /** Only what looks like part of a MAC address (hex pairs and separators) is matched against them. */
 const MAC_LIKE = /^(?=.*[0-9a-f])[0-9a-f:-]{2,17}$/i;

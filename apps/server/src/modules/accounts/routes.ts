@@ -79,7 +79,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService }>
     async (request, reply) => {
       const auth = requireAuth(request);
       if (request.query.format !== 'csv') return accounts.page(auth, request.query);
-      const rows = pagedRows((page, size) => accounts.page(auth, { ...request.query, page, size }));
+      const rows = pagedRows((page, size) => accounts.page(auth, { ...request.query, page, size }), {
+        log: request.log,
+      });
       return sendTableCsv(reply, ACCOUNTS_CSV, rows);
     },
   );

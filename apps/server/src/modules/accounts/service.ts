@@ -26,10 +26,10 @@ import type { ChangeKind, EventBus, Resource } from '../../platform/events';
 import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-anchors';
 import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
 import { inIdOrder } from '../../platform/search';
-import { oneTenant, scopeOf } from '../../platform/tenancy';
+import { oneTenant, scopeOf, type TenantScope } from '../../platform/tenancy';
 import { listWithLicenseType } from '../activities/queries';
 import { findDepartment } from '../departments/queries';
-import { companyLicense } from '../licenses/access';
+import { companyLicense, licenceScope } from '../licenses/access';
 import * as licenseQueries from '../licenses/queries';
 import { defaultExpiration } from '../licenses/service';
 import type { WebhookOutbox } from '../webhooks/service';
@@ -123,7 +123,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
     await outbox.emit('account.generated', tenantId, {
       account: { id: account.id, partialKey: account.partialKey, licenseId },
     });
-    const license = await licenseQueries.findLicense(db, licenseId);
+    const license = await licenseQueries.findLicense(db, oneTenant(tenantId), licenseId);
     if (!license) return account;
     const threshold = (license.maxAccounts * SEATS_NEARLY_FULL_PERCENT) / 100;
     if (license.keysInUse >= threshold && license.keysInUse - 1 < threshold) {
@@ -137,8 +137,8 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
     return account;
   }
 
-  async function read(id: number, key: string): Promise<GeneratedAccount> {
-    const [row] = await q.selectAccounts(db, q.byIds([id]));
+  async function read(scope: TenantScope, id: number, key: string): Promise<GeneratedAccount> {
+    const [row] = await q.selectAccounts(db, scope, q.byIds([id]));
     return { ...toAccount(row!), key };
   }
 
@@ -146,13 +146,13 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
    * Makes a key on a licence, in one transaction: the licence row is locked (FOR UPDATE) while its
    * keys are counted, so two generations for the last free seat cannot both succeed.
    */
-  async function makeKey(tx: Executor, licenseId: number, values: KeyValues, sealed: boolean) {
-    const license = await licenseQueries.lockLicense(tx, licenseId);
+  async function makeKey(tx: Executor, scope: TenantScope, licenseId: number, values: KeyValues, sealed: boolean) {
+    const license = await licenseQueries.lockLicense(tx, scope, licenseId);
     if (!license) throw notFound('ERROR_LICENSE_NOT_EXIST');
     if (license.invalidatedAt !== null || license.expirationDate <= Date.now()) {
       throw conflict('ERROR_LICENSE_EXPIRED_KEY');
     }
-    if ((await licenseQueries.countKeys(tx, licenseId)) >= license.maxAccounts) {
+    if ((await licenseQueries.countKeys(tx, scope, licenseId)) >= license.maxAccounts) {
       throw conflict('ERROR_COMPANY_FULL_LICENSES');
     }
     const { key, digest, partial } = newLicenseKey();
@@ -179,7 +179,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
   /** A key of a company's licence, addressed by the company, licence and account ids. */
   async function keyOf(auth: RequestAuth, form: AccountRefForm) {
     const { license } = await companyLicense(db, auth, form.company, form.license);
-    const row = await q.findKey(db, q.keyOfLicense(license.id, form.account));
+    const row = await q.findKey(db, licenceScope(auth), q.keyOfLicense(license.id, form.account));
     if (!row) throw notFound('ERROR_ACCOUNT_NOT_EXIST');
     return row;
   }
@@ -193,7 +193,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
     /** GET /api/account/list: the keys of one licence, oldest first. */
     async ofLicense(auth: RequestAuth, query: LicenseAccountsQuery): Promise<Account[]> {
       const { license } = await companyLicense(db, auth, query.company, query.license);
-      return (await q.selectAccounts(db, q.ofLicense(license.id))).map(toAccount);
+      return (await q.selectAccounts(db, licenceScope(auth), q.ofLicense(license.id))).map(toAccount);
     },
 
     /** POST /api/account/generate: a key with no person or machine yet. */
@@ -202,6 +202,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
       const made = await db.transaction((tx) =>
         makeKey(
           tx,
+          licenceScope(auth),
           license.id,
           {
             tenantId: company.tenantId,
@@ -218,7 +219,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
         ),
       );
       published('created', made.id, company.tenantId);
-      return told(await read(made.id, made.key), company.tenantId);
+      return told(await read(licenceScope(auth), made.id, made.key), company.tenantId);
     },
 
     /** POST /api/account/from-file: a key bound to the person and machines of a registration file. */
@@ -228,6 +229,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
       const made = await db.transaction((tx) =>
         makeKey(
           tx,
+          licenceScope(auth),
           license.id,
           {
             tenantId: company.tenantId,
@@ -241,15 +243,16 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
         ),
       );
       published('created', made.id, company.tenantId);
-      return told(await read(made.id, made.key), company.tenantId);
+      return told(await read(licenceScope(auth), made.id, made.key), company.tenantId);
     },
 
     /** POST /api/account/invalidate: the key stops working, and still holds its seat until deleted. */
     async invalidate(auth: RequestAuth, form: AccountRefForm): Promise<Account> {
       const row = await keyOf(auth, form);
-      await q.invalidateKey(db, row.licenseId, row.id, Date.now());
+      const scope = licenceScope(auth);
+      await q.invalidateKey(db, scope, row.licenseId, row.id, Date.now());
       published('updated', row.id, row.tenantId);
-      const [updated] = await q.selectAccounts(db, q.byIds([row.id]));
+      const [updated] = await q.selectAccounts(db, scope, q.byIds([row.id]));
       const account = toAccount(updated!);
       await outbox.emit('account.invalidated', row.tenantId, {
         account: { id: account.id, partialKey: account.partialKey, licenseId: account.license.id },
@@ -270,7 +273,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
      * or one of an invalidated licence, gets no new file (409 ERROR_LICENSE_EXPIRED_KEY).
      */
     async exportFile(auth: RequestAuth, accountId: number): Promise<{ fileName: string; text: string }> {
-      const row = await q.findKey(db, q.keyInScope(scopeOf(auth), accountId));
+      const row = await q.findKey(db, scopeOf(auth), q.byIds([accountId]));
       if (!row) throw notFound('ERROR_ACCOUNT_NOT_EXIST');
       if (!row.sealedKey) throw conflict('ERROR_ACCOUNT_NO_LICENSE_FILE');
       if (row.invalidatedAt !== null || row.licenseInvalidatedAt !== null) throw conflict('ERROR_LICENSE_EXPIRED_KEY');
@@ -298,7 +301,8 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
     /** Hard delete (spec section 4): the seat is free again. */
     async remove(auth: RequestAuth, form: AccountRefForm): Promise<void> {
       const row = await keyOf(auth, form);
-      if (!(await q.deleteKey(db, row.licenseId, row.id))) throw notFound('ERROR_ACCOUNT_NOT_EXIST');
+      if (!(await q.deleteKey(db, licenceScope(auth), row.licenseId, row.id)))
+        throw notFound('ERROR_ACCOUNT_NOT_EXIST');
       published('deleted', row.id, row.tenantId);
     },
 
@@ -323,14 +327,14 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
               q.pageAccountIds(db, scope, sort, query.size, seek.skip, seek.after),
             )
           : [];
-      const rows = ids.length ? await q.selectAccounts(db, q.byIds(ids)) : [];
+      const rows = ids.length ? await q.selectAccounts(db, scope.scope, q.byIds(ids)) : [];
       return { items: inIdOrder(ids, rows).map(toAccount), total, page: query.page, size: query.size };
     },
 
     /** GET /api/account/solo: the provider's solo accounts, newest first; archived ones are left out. */
     async solo(auth: RequestAuth): Promise<Account[]> {
       if (!auth.isAdmin) return [];
-      return (await q.selectAccounts(db, q.soloAccounts, true)).map(toAccount);
+      return (await q.selectAccounts(db, licenceScope(auth), q.soloAccounts, true)).map(toAccount);
     },
 
     /** POST /api/account/solo: a solo licence (one seat, no company) and its account, in one transaction. */
@@ -350,6 +354,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
         });
         const key = await makeKey(
           tx,
+          licenceScope(auth),
           licenseId,
           {
             tenantId: null,
@@ -365,7 +370,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
       });
       events.publish({ resource: 'licenses', kind: 'created', ids: [made.licenseId], tenantId: null });
       published('created', made.id, null);
-      return read(made.id, made.key);
+      return read(licenceScope(auth), made.id, made.key);
     },
   };
 }

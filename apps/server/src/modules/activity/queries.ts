@@ -1,8 +1,14 @@
 import type { ActivityKind } from '@opsdeck/contract/activity';
 import { type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, selectRows } from '../../db/client';
+import { accounts, activitySpans, statuses, tasks } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 /** Rollup buckets (docs/monitor.md, "Storage"): 15 minutes, and UTC days. */
+/** ` and <condition>` inside a raw WHERE, or nothing (a scope of every tenant adds none). */
+const also = (condition: SQL | undefined) => (condition ? sql` and ${condition}` : sql``);
+
 export const BUCKET_MS = 15 * 60_000;
 export const DAY_MS = 86_400_000;
 
@@ -55,12 +61,17 @@ const SPAN_COLUMNS = sql.raw(
  * 7 days is refused, so a changed start is found within two partitions at most). Unlocked: to tell
  * a changed span from a resend before writing.
  */
-export async function spansByIds(db: Executor, ids: readonly string[], since: number): Promise<StoredSpan[]> {
+export async function spansByIds(
+  db: Executor,
+  scope: TenantScope,
+  ids: readonly string[],
+  since: number,
+): Promise<StoredSpan[]> {
   if (ids.length === 0) return [];
   const rows = await selectRows<SpanRow>(
     db,
     sql`select ${SPAN_COLUMNS} from activity_spans
-        where id = any(${sql.param([...ids])}::uuid[]) and started_at >= ${since}::bigint`,
+        where id = any(${sql.param([...ids])}::uuid[]) and started_at >= ${since}::bigint${also(inScope(activitySpans.tenantId, scope))}`,
   );
   return rows.map(toSpan);
 }
@@ -71,6 +82,7 @@ export async function spansByIds(db: Executor, ids: readonly string[], since: nu
  */
 export async function lockSpans(
   db: Executor,
+  scope: TenantScope,
   keys: readonly { id: string; startedAt: number }[],
 ): Promise<StoredSpan[]> {
   if (keys.length === 0) return [];
@@ -78,7 +90,7 @@ export async function lockSpans(
     db,
     sql`select ${SPAN_COLUMNS} from activity_spans
         where (id, started_at) in (
-          select * from unnest(${sql.param(keys.map((key) => key.id))}::uuid[], ${sql.param(keys.map((key) => key.startedAt))}::bigint[]))
+          select * from unnest(${sql.param(keys.map((key) => key.id))}::uuid[], ${sql.param(keys.map((key) => key.startedAt))}::bigint[]))${also(inScope(activitySpans.tenantId, scope))}
         order by id, started_at
         for update`,
   );
@@ -340,8 +352,10 @@ export async function touchAgents(db: Executor, seen: readonly { accountId: numb
     on conflict (account_id) do update set last_seen = greatest(activity_agents.last_seen, excluded.last_seen)`);
 }
 
-/** Each key's company and person: the company's user whose e-mail is the key's (archived ones too). */
-export async function peopleOfAccounts(db: Executor, accountIds: readonly number[]) {
+const account = alias(accounts, 'account');
+
+/** Each key (of the scope)'s company and person: the company's user whose e-mail is the key's (archived ones too). */
+export async function peopleOfAccounts(db: Executor, scope: TenantScope, accountIds: readonly number[]) {
   if (accountIds.length === 0) return new Map<number, { companyId: number | null; userId: number | null }>();
   const rows = await selectRows<{ account_id: number; company_id: number | null; user_id: number | null }>(
     db,
@@ -350,7 +364,7 @@ export async function peopleOfAccounts(db: Executor, accountIds: readonly number
             where person.tenant_id = account.tenant_id
               and lower(person.email_address) = lower(regexp_replace(account.email_address, '^\\s+|\\s+$', '', 'g'))) as user_id
         from accounts as account join licenses as license on license.id = account.license_id
-        where account.id = any(${sql.param([...accountIds])}::int[])`,
+        where account.id = any(${sql.param([...accountIds])}::int[])${also(inScope(account.tenantId, scope))}`,
   );
   return new Map(
     rows.map((row) => [
@@ -363,12 +377,13 @@ export async function peopleOfAccounts(db: Executor, accountIds: readonly number
   );
 }
 
-/** The tenant of each of these statuses (or tasks): which company's they are. */
-export async function tenantsOf(db: Executor, table: 'statuses' | 'tasks', ids: readonly number[]) {
+/** The tenant of each of these statuses (or tasks) of the scope: which company's they are. */
+export async function tenantsOf(db: Executor, scope: TenantScope, table: 'statuses' | 'tasks', ids: readonly number[]) {
   if (ids.length === 0) return new Map<number, string>();
+  const owner = inScope((table === 'statuses' ? statuses : tasks).tenantId, scope);
   const rows = await selectRows<{ id: number; tenant_id: string }>(
     db,
-    sql`select id, tenant_id::text as tenant_id from ${sql.raw(table)} where id = any(${sql.param([...ids])}::int[])`,
+    sql`select id, tenant_id::text as tenant_id from ${sql.raw(table)} where id = any(${sql.param([...ids])}::int[])${also(owner)}`,
   );
   return new Map(rows.map((row) => [Number(row.id), row.tenant_id]));
 }

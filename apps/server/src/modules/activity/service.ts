@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { retryDeadlocks } from '../../platform/database-errors';
 import { groupCommit } from '../../platform/group-commit';
 import { ensureMonthPartition, monthOf } from '../../platform/partitions';
+import { EVERY_TENANT } from '../../platform/tenancy';
 import * as q from './queries';
 import { refreshTaskDays } from './task-days';
 
@@ -82,7 +83,8 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
     const at = now();
     const missing = accountIds.filter((id) => (people.get(id)?.at ?? -Infinity) < at - PEOPLE_TTL_MS);
     if (missing.length > 0) {
-      const found = await q.peopleOfAccounts(db, missing);
+      // Agents of every company report through one batch: each span is checked against its agent's tenant.
+      const found = await q.peopleOfAccounts(db, EVERY_TENANT, missing);
       for (const id of missing) {
         const row = found.get(id);
         if (row) people.set(id, { at, ...row });
@@ -161,9 +163,9 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
     const heard = sent.map(({ agent }) => ({ accountId: agent.accountId, at }));
     const [known, statuses, tasks, stored] = await Promise.all([
       peopleOf([...new Set(sent.map(({ agent }) => agent.accountId))]),
-      q.tenantsOf(db, 'statuses', [...statusIds]),
-      q.tenantsOf(db, 'tasks', [...taskIds]),
-      q.spansByIds(db, [...new Set(sent.map(({ span }) => span.id))], at - LOOKBACK_MS),
+      q.tenantsOf(db, EVERY_TENANT, 'statuses', [...statusIds]),
+      q.tenantsOf(db, EVERY_TENANT, 'tasks', [...taskIds]),
+      q.spansByIds(db, EVERY_TENANT, [...new Set(sent.map(({ span }) => span.id))], at - LOOKBACK_MS),
       // When each agent was last heard from (its last frame): the end of what a crash leaves open.
       q.touchAgents(db, heard),
     ]);
@@ -216,6 +218,7 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
       db.transaction(async (tx) => {
         const locked = await q.lockSpans(
           tx,
+          EVERY_TENANT,
           [...wanted.values()].map(({ span }) => ({ id: span.id, startedAt: span.start })),
         );
         const current = new Map(locked.map((row) => [row.id, row]));
@@ -255,7 +258,10 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
 
   function track<T>(work: Promise<T>): Promise<T> {
     closing.add(work);
-    void work.catch(() => {}).finally(() => closing.delete(work));
+    // Only the bookkeeping's branch: whoever awaits `work` gets its failure and logs it.
+    void work
+      .catch((err: unknown) => deps.log?.debug({ err }, 'tracked activity write failed (its caller is told)'))
+      .finally(() => closing.delete(work));
     return work;
   }
 

@@ -11,6 +11,7 @@ import {
   users,
 } from '../../db/schema';
 import { inScope, type TenantScope } from '../../platform/tenancy';
+import { ofUserInScope } from '../users/queries';
 
 export type RuleRow = typeof alertRules.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
@@ -69,11 +70,11 @@ export async function deleteRule(db: Executor, tenantId: string, id: number) {
 
 // --- Alerts --------------------------------------------------------------------------------------
 
-export function openAlertsOfRule(db: Executor, ruleId: number) {
+export function openAlertsOfRule(db: Executor, scope: TenantScope, ruleId: number) {
   return db
     .select()
     .from(alerts)
-    .where(and(eq(alerts.ruleId, ruleId), isNull(alerts.clearedAt)));
+    .where(and(eq(alerts.ruleId, ruleId), isNull(alerts.clearedAt), inScope(alerts.tenantId, scope)));
 }
 
 /** The open alerts of the scope, newest first. */
@@ -96,12 +97,12 @@ export async function raise(db: Executor, values: typeof alerts.$inferInsert) {
   return row;
 }
 
-export async function clear(db: Executor, ids: readonly number[], at: number) {
+export async function clear(db: Executor, scope: TenantScope, ids: readonly number[], at: number) {
   if (ids.length === 0) return;
   await db
     .update(alerts)
     .set({ clearedAt: at })
-    .where(and(inArray(alerts.id, [...ids]), isNull(alerts.clearedAt)));
+    .where(and(inArray(alerts.id, [...ids]), isNull(alerts.clearedAt), inScope(alerts.tenantId, scope)));
 }
 
 /** The company's people who receive its alerts: not archived, holding MANAGE_ALERTS. */
@@ -129,8 +130,8 @@ export async function insertNotifications(db: Executor, rows: (typeof notificati
   return db.insert(notifications).values(rows).returning();
 }
 
-/** Notifications by id, with whether their alert is still open. */
-export function notificationsByIds(db: Executor, ids: readonly number[]) {
+/** Notifications of the scope by id, with whether their alert is still open. */
+export function notificationsByIds(db: Executor, scope: TenantScope, ids: readonly number[]) {
   return db
     .select({
       notification: notifications,
@@ -138,10 +139,18 @@ export function notificationsByIds(db: Executor, ids: readonly number[]) {
     })
     .from(notifications)
     .leftJoin(alerts, eq(alerts.id, notifications.alertId))
-    .where(inArray(notifications.id, [...ids]));
+    .where(and(inArray(notifications.id, [...ids]), inScope(notifications.tenantId, scope)));
 }
 
-export function notificationPage(db: Executor, userId: number, unreadOnly: boolean, offset: number, size: number) {
+/** A user's notifications; `scope` is the user's own tenant. */
+export function notificationPage(
+  db: Executor,
+  scope: TenantScope,
+  userId: number,
+  unreadOnly: boolean,
+  offset: number,
+  size: number,
+) {
   return db
     .select({
       notification: notifications,
@@ -149,38 +158,57 @@ export function notificationPage(db: Executor, userId: number, unreadOnly: boole
     })
     .from(notifications)
     .leftJoin(alerts, eq(alerts.id, notifications.alertId))
-    .where(and(eq(notifications.userId, userId), unreadOnly ? isNull(notifications.readAt) : undefined))
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        unreadOnly ? isNull(notifications.readAt) : undefined,
+        inScope(notifications.tenantId, scope),
+      ),
+    )
     .orderBy(desc(notifications.id))
     .limit(size)
     .offset(offset);
 }
 
-export async function countNotifications(db: Executor, userId: number, unreadOnly: boolean) {
+export async function countNotifications(db: Executor, scope: TenantScope, userId: number, unreadOnly: boolean) {
   const [row] = await db
     .select({ count: count() })
     .from(notifications)
-    .where(and(eq(notifications.userId, userId), unreadOnly ? isNull(notifications.readAt) : undefined));
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        unreadOnly ? isNull(notifications.readAt) : undefined,
+        inScope(notifications.tenantId, scope),
+      ),
+    );
   return row?.count ?? 0;
 }
 
-export async function markRead(db: Executor, userId: number, ids: readonly number[] | 'all', at: number) {
+export async function markRead(
+  db: Executor,
+  scope: TenantScope,
+  userId: number,
+  ids: readonly number[] | 'all',
+  at: number,
+) {
   await db
     .update(notifications)
     .set({ readAt: at })
     .where(
       and(
         eq(notifications.userId, userId),
+        inScope(notifications.tenantId, scope),
         isNull(notifications.readAt),
         ids === 'all' ? undefined : inArray(notifications.id, [...ids]),
       ),
     );
 }
 
-export async function preferencesOf(db: Executor, userId: number) {
+export async function preferencesOf(db: Executor, scope: TenantScope, userId: number) {
   const [row] = await db
     .select({ email: notificationPreferences.email })
     .from(notificationPreferences)
-    .where(eq(notificationPreferences.userId, userId));
+    .where(ofUserInScope(notificationPreferences.userId, userId, scope));
   return row?.email ?? {};
 }
 

@@ -21,11 +21,15 @@ import { currentAudit } from '../../platform/audit';
 import { conflict, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { type Mailer, paragraphsMail } from '../../platform/mail';
-import { oneTenant, scopeOf, writeTenant } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant, scopeOf, type TenantScope, writeTenant } from '../../platform/tenancy';
 import { selectLicenses } from '../licenses/queries';
 import { spanWidgets } from '../monitor/span-widgets';
 import type { WebhookOutbox } from '../webhooks/service';
 import * as q from './queries';
+
+/** A person's own notifications and preferences live in their own tenant, whatever company an administrator acts on. */
+const ownScope = (auth: RequestAuth): TenantScope =>
+  auth.ownTenantId === null ? EVERY_TENANT : oneTenant(auth.ownTenantId);
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -132,6 +136,7 @@ export function createAlertsService(deps: {
   function licencesInForce(tenantId: string, at: number) {
     return selectLicenses(
       db,
+      oneTenant(tenantId),
       and(
         eq(companies.tenantId, tenantId),
         isNull(licenses.invalidatedAt),
@@ -266,11 +271,13 @@ export function createAlertsService(deps: {
       params,
       at,
     );
-    const open = await q.openAlertsOfRule(db, rule.id);
+    const scope = oneTenant(rule.tenantId);
+    const open = await q.openAlertsOfRule(db, scope, rule.id);
     const openKeys = new Set(open.map((alert) => alert.subjectKey));
     const holding = new Set(findings.map((finding) => finding.key));
     await q.clear(
       db,
+      scope,
       open.filter((alert) => !holding.has(alert.subjectKey)).map((alert) => alert.id),
       at,
     );
@@ -373,28 +380,29 @@ export function createAlertsService(deps: {
       const unreadOnly = query.unread === 'true';
       const offset = (query.page - 1) * query.size;
       const [rows, total, unread] = await Promise.all([
-        q.notificationPage(db, auth.userId, unreadOnly, offset, query.size),
-        q.countNotifications(db, auth.userId, unreadOnly),
-        q.countNotifications(db, auth.userId, true),
+        q.notificationPage(db, ownScope(auth), auth.userId, unreadOnly, offset, query.size),
+        q.countNotifications(db, ownScope(auth), auth.userId, unreadOnly),
+        q.countNotifications(db, ownScope(auth), auth.userId, true),
       ]);
       return { items: rows.map(toNotification), total, page: query.page, size: query.size, unread };
     },
 
     async markRead(auth: RequestAuth, body: MarkNotificationsRead) {
-      await q.markRead(db, auth.userId, 'all' in body ? 'all' : body.ids, now());
+      await q.markRead(db, ownScope(auth), auth.userId, 'all' in body ? 'all' : body.ids, now());
     },
 
     /** The notifications `ids`, with their person: what the live channel pushes. */
     async notificationsByIds(ids: readonly number[]) {
       if (ids.length === 0) return [];
-      return (await q.notificationsByIds(db, ids)).map((row) => ({
+      // The live channel pushes every company's new notifications, each to its person.
+      return (await q.notificationsByIds(db, EVERY_TENANT, ids)).map((row) => ({
         userId: row.notification.userId,
         notification: toNotification(row),
       }));
     },
 
     async preferences(auth: RequestAuth): Promise<NotificationPreferences> {
-      return { email: await q.preferencesOf(db, auth.userId) };
+      return { email: await q.preferencesOf(db, ownScope(auth), auth.userId) };
     },
 
     async savePreferences(auth: RequestAuth, body: NotificationPreferences): Promise<NotificationPreferences> {

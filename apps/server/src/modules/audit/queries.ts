@@ -1,7 +1,7 @@
 import type { AuditQuery, AuditRecord } from '@opsdeck/contract/audit';
 import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client';
-import { auditLog } from '../../db/schema';
+import { auditLog, auditSearchText } from '../../db/schema';
 import type { AuditEntry } from '../../platform/audit';
 import { likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
@@ -44,7 +44,7 @@ function actorNameOf(entry: AuditEntry): SQL {
 }
 
 /** The words the page's search looks in, as the trigram index (migration 0021) has them. */
-const searchable = sql`lower(${auditLog.actorName} || ' ' || coalesce(${auditLog.entityName}, '') || ' ' || coalesce(${auditLog.companyName}, '') || ' ' || ${auditLog.action})`;
+const searchable = auditSearchText(auditLog);
 
 export type AuditFilter = Omit<AuditQuery, 'page' | 'size' | 'format'>;
 
@@ -167,12 +167,21 @@ export async function* iterateAudit(db: Executor, scope: TenantScope, filter: Au
  * Retention (AUDIT_RETENTION_DAYS): deletes records older than the cutoff, `batch` at a time, in
  * transactions that tell the append-only trigger so (it still refuses rows younger than 30 days).
  */
-export async function deleteAuditBefore(db: Executor, cutoff: number, batch = 5_000): Promise<number> {
+export async function deleteAuditBefore(
+  db: Executor,
+  scope: TenantScope,
+  cutoff: number,
+  batch = 5_000,
+): Promise<number> {
   let deleted = 0;
   for (;;) {
     const count = await db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('opsdeck.audit_retention', 'on', true)`);
-      const oldest = tx.select({ id: auditLog.id }).from(auditLog).where(lt(auditLog.at, cutoff)).limit(batch);
+      const oldest = tx
+        .select({ id: auditLog.id })
+        .from(auditLog)
+        .where(and(lt(auditLog.at, cutoff), inScope(auditLog.tenantId, scope)))
+        .limit(batch);
       const gone = await tx.delete(auditLog).where(inArray(auditLog.id, oldest)).returning({ id: auditLog.id });
       return gone.length;
     });

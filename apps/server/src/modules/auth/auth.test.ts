@@ -1,9 +1,14 @@
+import { Writable } from 'node:stream';
+import { CONSOLE_APP_KEY, HEADERS } from '@opsdeck/contract/http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
 import { createCompany, createUser, TEST_PASSWORD } from '../../../test/factories';
 import { resetKeyOf, waitForMail } from '../../../test/mail';
-import { passwordResetKeys, sessions } from '../../db/schema';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { credentials, passwordResetKeys, sessions } from '../../db/schema';
+import { loggerSerializers } from '../../platform/logging';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -122,6 +127,50 @@ describe('POST /api/login', () => {
     const result = await t.call('/api/login', { json: { username: user.email, password: user.password } });
     expect(result.status).toBe(401);
     expect(result.body).toMatchObject({ key: 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS' });
+  });
+
+  it('answers a corrupt stored hash as bad credentials, and logs it as corrupt: the user, never the hash or the password', async () => {
+    const company = await createCompany(t.database.db);
+    const user = await createUser(t.database.db, { company, role: 'EMPLOYEE' });
+    const [stored] = await t.database.db
+      .select({ hash: credentials.passwordHash })
+      .from(credentials)
+      .where(eq(credentials.userId, user.id));
+    // Cut short, as a bad restore or a hand edit leaves it: argon2 cannot decode it.
+    const corrupt = stored!.hash.slice(0, -12);
+    await t.database.db.update(credentials).set({ passwordHash: corrupt }).where(eq(credentials.userId, user.id));
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    });
+    const app = await buildApp({
+      config: loadConfig({ DATA_DIR: t.dataDir, DEMO: '0' }),
+      database: t.database,
+      logger: { level: 'trace', stream, serializers: loggerSerializers },
+    });
+    try {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { [HEADERS.appKey]: CONSOLE_APP_KEY },
+        payload: { username: user.email, password: user.password },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ key: 'ERROR_LOGIN_FORM_INCORRECT_CREDENTIALS' });
+    } finally {
+      await app.close();
+    }
+    const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; userId?: number });
+    expect(logged.filter((line) => line.msg.includes('corrupt'))).toEqual([
+      expect.objectContaining({ level: 50, userId: user.id, reason: expect.any(String) }),
+    ]);
+    const all = lines.join('\n');
+    expect(all).not.toContain(corrupt);
+    expect(all).not.toContain('$argon2');
+    expect(all).not.toContain(user.password);
   });
 
   it('throttles repeated guesses on one account, even when the right password follows', async () => {

@@ -9,6 +9,8 @@ import {
   userRoles,
   users,
 } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
+import { ofUserInScope } from '../users/queries';
 
 export async function findLoginByEmail(db: Executor, email: string) {
   const [row] = await db
@@ -48,8 +50,11 @@ export async function deleteSession(db: Executor, tokenHash: string) {
   return db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).returning(deletedSession);
 }
 
-export async function deleteSessionsOfUser(db: Executor, userId: number) {
-  return db.delete(sessions).where(eq(sessions.userId, userId)).returning(deletedSession);
+export async function deleteSessionsOfUser(db: Executor, scope: TenantScope, userId: number) {
+  return db
+    .delete(sessions)
+    .where(ofUserInScope(sessions.userId, userId, scope))
+    .returning(deletedSession);
 }
 
 export async function deleteExpiredSessions(db: Executor, now: number) {
@@ -174,8 +179,8 @@ export async function consumeResetKey(db: Executor, keyHash: string, now: number
   return row;
 }
 
-export async function deleteResetKeysOfUser(db: Executor, userId: number) {
-  await db.delete(passwordResetKeys).where(eq(passwordResetKeys.userId, userId));
+export async function deleteResetKeysOfUser(db: Executor, scope: TenantScope, userId: number) {
+  await db.delete(passwordResetKeys).where(ofUserInScope(passwordResetKeys.userId, userId, scope));
 }
 
 export async function setPassword(db: Executor, userId: number, passwordHash: string, now: number) {
@@ -185,8 +190,11 @@ export async function setPassword(db: Executor, userId: number, passwordHash: st
     .onConflictDoUpdate({ target: credentials.userId, set: { passwordHash, passwordChangedAt: now } });
 }
 
-/** The company (tenant) a user belongs to; null for the provider's administrators. */
-export async function tenantOfUser(db: Executor, userId: number): Promise<string | null> {
-  const [row] = await db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, userId));
+/** The company (tenant) a user of the scope belongs to; null for the provider's administrators. */
+export async function tenantOfUser(db: Executor, scope: TenantScope, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ tenantId: users.tenantId })
+    .from(users)
+    .where(and(eq(users.id, userId), inScope(users.tenantId, scope)));
   return row?.tenantId ?? null;
 }

@@ -13,6 +13,7 @@ import {
   verifyAgainstNothing,
   verifyPassword,
 } from '../../platform/passwords';
+import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { Throttle } from '../../platform/throttle';
 import { digest, newSecret } from '../../platform/tokens';
 import * as q from './queries';
@@ -49,9 +50,16 @@ export function createAuthService(deps: {
     addressFailures.check(address);
 
     const found = await q.findLoginByEmail(db, account);
+    // A stored hash that cannot be read is the installation's fault, not the person's: logged as
+    // such (the user, never the hash), and answered as any wrong password (docs/security.md).
+    const corrupt = (reason: string) =>
+      log.error(
+        { userId: found?.userId, reason },
+        'stored password hash is corrupt: sign-in refused as bad credentials until a new password is set (password reset)',
+      );
     const valid =
       found && !found.archived
-        ? await verifyPassword(found.passwordHash, password)
+        ? await verifyPassword(found.passwordHash, password, corrupt)
         : await verifyAgainstNothing(password);
     if (!found || !valid) {
       accountFailures.hit(account);
@@ -135,8 +143,8 @@ export function createAuthService(deps: {
   }
 
   /**
-   * Always answers the same way: whether the e-mail exists is not told (ARCHITECTURE.md). The
-   * mail goes out after the answer so that the time taken does not tell it either.
+   * Always answers the same way: whether the e-mail exists is not told (docs/architecture.md,
+   * "Security"). The mail goes out after the answer so that the time taken does not tell it either.
    */
   function requestPasswordReset(email: string, address: string) {
     resetRequests.check(address);
@@ -180,9 +188,12 @@ export function createAuthService(deps: {
       const consumed = await q.consumeResetKey(tx, digest(resetPasswordKey), now);
       if (!consumed) return null;
       await q.setPassword(tx, consumed.userId, passwordHash, now);
-      const deleted = await q.deleteSessionsOfUser(tx, consumed.userId);
-      await q.deleteResetKeysOfUser(tx, consumed.userId);
-      return { userId: consumed.userId, tenantId: await q.tenantOfUser(tx, consumed.userId), deleted };
+      // The reset key names its user before any tenant is known: the user's tenant is read first.
+      const tenantId = await q.tenantOfUser(tx, EVERY_TENANT, consumed.userId);
+      const own = tenantId === null ? EVERY_TENANT : oneTenant(tenantId);
+      const deleted = await q.deleteSessionsOfUser(tx, own, consumed.userId);
+      await q.deleteResetKeysOfUser(tx, own, consumed.userId);
+      return { userId: consumed.userId, tenantId, deleted };
     });
     if (reset === null) throw badRequest('ERROR_RESET_PASSWORD_FORM_INVALID');
     const trail = currentAudit();

@@ -19,6 +19,7 @@ import {
 } from '../../db/schema';
 import { type Anchor, anchorsQuery, pastAnchor } from '../../platform/list-anchors';
 import { likePattern } from '../../platform/search';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 import { databaseBlobStore } from '../workflows/blob-store';
 
 const head = alias(users, 'head');
@@ -39,14 +40,14 @@ const companyColumns = {
 
 export type CompanyRow = Awaited<ReturnType<typeof selectCompanies>>[number];
 
-/** Companies with their industry and head, by a condition, in the order of their names. */
-export async function selectCompanies(db: Executor, where?: SQL) {
+/** Companies of the scope with their industry and head, by a condition, in the order of their names. */
+export async function selectCompanies(db: Executor, scope: TenantScope, where?: SQL) {
   return db
     .select(companyColumns)
     .from(companies)
     .innerJoin(industryTypes, eq(industryTypes.key, companies.industryTypeKey))
     .leftJoin(head, eq(head.id, companies.headId))
-    .where(where)
+    .where(and(where, inScope(companies.tenantId, scope)))
     .orderBy(asc(sql`lower(${companies.name})`), asc(companies.id));
 }
 
@@ -142,7 +143,7 @@ export async function countCompanies(db: Executor, where: SQL | undefined) {
  * The licence a company's card shows (spec section 2): of its licences not invalidated, the one
  * that runs longest. One row per company, for the companies asked.
  */
-export async function currentLicenses(db: Executor, companyIds: readonly number[]) {
+export async function currentLicenses(db: Executor, scope: TenantScope, companyIds: readonly number[]) {
   if (companyIds.length === 0) return [];
   return db
     .selectDistinctOn([licenses.companyId], {
@@ -154,12 +155,22 @@ export async function currentLicenses(db: Executor, companyIds: readonly number[
     })
     .from(licenses)
     .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
-    .where(and(inArray(licenses.companyId, [...companyIds]), isNull(licenses.invalidatedAt)))
+    .where(
+      and(
+        inArray(licenses.companyId, [...companyIds]),
+        isNull(licenses.invalidatedAt),
+        inScope(licenses.tenantId, scope),
+      ),
+    )
     .orderBy(licenses.companyId, desc(licenses.expirationDate), desc(licenses.id));
 }
 
-export async function hasLicenses(db: Executor, companyId: number) {
-  const [row] = await db.select({ id: licenses.id }).from(licenses).where(eq(licenses.companyId, companyId)).limit(1);
+export async function hasLicenses(db: Executor, scope: TenantScope, companyId: number) {
+  const [row] = await db
+    .select({ id: licenses.id })
+    .from(licenses)
+    .where(and(eq(licenses.companyId, companyId), inScope(licenses.tenantId, scope)))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -188,10 +199,14 @@ export async function insertCompany(db: Executor, values: { tenantId: string; na
 
 export async function updateCompany(
   db: Executor,
+  scope: TenantScope,
   id: number,
   values: { name: string; industryTypeKey: string; headId?: number },
 ) {
-  await db.update(companies).set(values).where(eq(companies.id, id));
+  await db
+    .update(companies)
+    .set(values)
+    .where(and(eq(companies.id, id), inScope(companies.tenantId, scope)));
 }
 
 /**
@@ -220,33 +235,54 @@ export async function deleteTenant(db: Executor, company: { id: number; tenantId
   return removed.map((row) => row.id);
 }
 
-/** The one company lookup every area uses: by its id, its tenant id or its name (case-insensitive). */
-export async function findCompany(db: Executor, key: { id: number } | { tenantId: string } | { name: string }) {
+/**
+ * The one company lookup every area uses: a company of the scope by its id, its tenant id or its
+ * name (case-insensitive). A company outside the scope reads as missing.
+ */
+export async function findCompany(
+  db: Executor,
+  scope: TenantScope,
+  key: { id: number } | { tenantId: string } | { name: string },
+) {
   const [row] = await db
     .select({ id: companies.id, tenantId: companies.tenantId, headId: companies.headId, name: companies.name })
     .from(companies)
     .where(
-      'id' in key
-        ? eq(companies.id, key.id)
-        : 'tenantId' in key
-          ? eq(companies.tenantId, key.tenantId)
-          : byName(key.name),
+      and(
+        'id' in key
+          ? eq(companies.id, key.id)
+          : 'tenantId' in key
+            ? eq(companies.tenantId, key.tenantId)
+            : byName(key.name),
+        inScope(companies.tenantId, scope),
+      ),
     )
     .limit(1);
   return row;
 }
 
-/** Whether the user is one of the company's users, not archived. */
-export async function isActiveMember(db: Executor, userId: number, companyId: number) {
+/** Whether the user is one of the company's users (of the scope), not archived. */
+export async function isActiveMember(db: Executor, scope: TenantScope, userId: number, companyId: number) {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.companyId, companyId), eq(users.archived, false)));
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.companyId, companyId),
+        eq(users.archived, false),
+        inScope(users.tenantId, scope),
+      ),
+    );
   return row !== undefined;
 }
 
-/** Whether the user heads a company. */
-export async function headsCompany(db: Executor, userId: number) {
-  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.headId, userId)).limit(1);
+/** Whether the user heads a company of the scope. */
+export async function headsCompany(db: Executor, scope: TenantScope, userId: number) {
+  const [row] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(and(eq(companies.headId, userId), inScope(companies.tenantId, scope)))
+    .limit(1);
   return row !== undefined;
 }

@@ -49,7 +49,9 @@ export const companyRoutes: FastifyPluginAsyncZod<{ companies: CompaniesService 
     async (request, reply) => {
       const auth = requireAuth(request);
       if (request.query.format !== 'csv') return companies.list(auth, request.query);
-      const rows = pagedRows((page, size) => asPage(companies.list(auth, { ...request.query, page, size })));
+      const rows = pagedRows((page, size) => asPage(companies.list(auth, { ...request.query, page, size })), {
+        log: request.log,
+      });
       return sendTableCsv(reply, COMPANIES_CSV, rows);
     },
   );

@@ -19,7 +19,7 @@ import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-ancho
 import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
 import { hashPassword, requireAcceptablePassword } from '../../platform/passwords';
 import { inIdOrder, likePattern } from '../../platform/search';
-import { EVERY_TENANT, scopeOf } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant, scopeOf, type TenantScope } from '../../platform/tenancy';
 import { setPassword } from '../auth/queries';
 import { assignRole, ensureBuiltInRole } from '../roles/queries';
 import { completeName } from '../users/names';
@@ -56,10 +56,11 @@ function toCompany(row: q.CompanyRow, license: LicenseSummary | undefined): Comp
   };
 }
 
-/** Rows with their current licences, read with one more query. */
-async function withLicenses(db: Executor, rows: q.CompanyRow[]): Promise<Company[]> {
+/** Rows with their current licences (read in the caller's licence scope), with one more query. */
+async function withLicenses(db: Executor, scope: TenantScope, rows: q.CompanyRow[]): Promise<Company[]> {
   const licenses = await q.currentLicenses(
     db,
+    scope,
     rows.map((row) => row.id),
   );
   const byCompany = new Map(licenses.map((license) => [license.companyId, license]));
@@ -94,6 +95,12 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
   const pages = createListPages(events, LIST_DEPENDS_ON);
 
+  /**
+   * The scope of the companies (and their licences) a caller reads: every company for admins,
+   * whichever tenant they picked; their own for anyone else.
+   */
+  const seen = (caller: RequestAuth): TenantScope => (caller.isAdmin ? EVERY_TENANT : scopeOf(caller));
+
   /** What the caller may see: every company for admins, their own for anyone else. */
   function visible(caller: RequestAuth): SQL | undefined | null {
     if (caller.isAdmin) return undefined;
@@ -102,9 +109,9 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
 
   async function get(caller: RequestAuth, id: number): Promise<Company> {
     const scope = visible(caller);
-    const [row] = scope === null ? [] : await q.selectCompanies(db, and(q.byId(id), scope));
+    const [row] = scope === null ? [] : await q.selectCompanies(db, seen(caller), and(q.byId(id), scope));
     if (!row) throw notFound('ERROR_COMPANY_NOT_EXIST');
-    const [company] = await withLicenses(db, [row]);
+    const [company] = await withLicenses(db, seen(caller), [row]);
     return company!;
   }
 
@@ -135,12 +142,13 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
       if (scope === null)
         return query.page === undefined ? [] : { items: [], total: 0, page: query.page, size: query.size };
       const where = and(scope, query.search ? await q.searchCondition(db, query.search) : undefined);
-      if (query.page === undefined) return withLicenses(db, await q.selectCompanies(db, where));
+      if (query.page === undefined)
+        return withLicenses(db, seen(caller), await q.selectCompanies(db, seen(caller), where));
       const parsed = parseSort(query.sort);
       const sort = { field: (parsed?.field ?? 'name') as CompanySortField, direction: parsed?.direction ?? 'asc' };
       const offset = (query.page - 1) * query.size;
       // Admins see every company whichever tenant they picked; the others their own company.
-      const kept = caller.isAdmin ? EVERY_TENANT : scopeOf(caller);
+      const kept = seen(caller);
       const filter = {
         company: caller.isAdmin ? null : caller.companyId,
         search: query.search ? likePattern(query.search) : null,
@@ -162,16 +170,16 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
               q.pageCompanyIds(db, where, sort, query.size, seek.skip, seek.after),
             )
           : [];
-      const rows = ids.length ? await q.selectCompanies(db, q.byIds(ids)) : [];
-      return { items: await withLicenses(db, inIdOrder(ids, rows)), total, page: query.page, size: query.size };
+      const rows = ids.length ? await q.selectCompanies(db, kept, q.byIds(ids)) : [];
+      return { items: await withLicenses(db, kept, inIdOrder(ids, rows)), total, page: query.page, size: query.size };
     },
 
     /** GET /api/company/find-by-name/{name}: the company of that name (case-insensitive). */
     async findByName(caller: RequestAuth, name: string): Promise<Company> {
       const scope = visible(caller);
-      const [row] = scope === null ? [] : await q.selectCompanies(db, and(q.byName(name), scope));
+      const [row] = scope === null ? [] : await q.selectCompanies(db, seen(caller), and(q.byName(name), scope));
       if (!row) throw notFound('ERROR_COMPANY_NOT_EXIST');
-      const [company] = await withLicenses(db, [row]);
+      const [company] = await withLicenses(db, seen(caller), [row]);
       return company!;
     },
 
@@ -213,7 +221,11 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
           });
           await setPassword(tx, headId, passwordHash, Date.now());
           await assignRole(tx, headId, adminRoleId);
-          await q.updateCompany(tx, companyId, { name: body.name, industryTypeKey: body.industryType, headId });
+          await q.updateCompany(tx, oneTenant(tenantId), companyId, {
+            name: body.name,
+            industryTypeKey: body.industryType,
+            headId,
+          });
           return companyId;
         }),
       );
@@ -224,15 +236,17 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
     /** PUT /api/company/{id}: name, industry and head; the head is one of the company's own users. */
     async update(caller: RequestAuth, id: number, body: UpdateCompany): Promise<Company> {
       requireProvider(caller);
-      const company = await q.findCompany(db, { id });
+      // The provider edits any company, whichever it acts on (X-Tenant-Id), as it lists them all.
+      const company = await q.findCompany(db, EVERY_TENANT, { id });
       if (!company) throw notFound('ERROR_COMPANY_NOT_EXIST');
       await checkIndustry(body.industryType);
       if (await q.nameTaken(db, body.name, id)) throw NAME_DUPLICATE();
+      const own = oneTenant(company.tenantId);
       // A head of another company, an archived user or no user at all: refused alike.
-      if (!(await q.isActiveMember(db, body.headId, id)))
+      if (!(await q.isActiveMember(db, own, body.headId, id)))
         throw badRequest('ERROR_COMPANY_HEAD_INVALID', { headId: 'ERROR_COMPANY_HEAD_INVALID' });
       await uniquely(() =>
-        q.updateCompany(db, id, { name: body.name, industryTypeKey: body.industryType, headId: body.headId }),
+        q.updateCompany(db, own, id, { name: body.name, industryTypeKey: body.industryType, headId: body.headId }),
       );
       events.publish({ resource: 'companies', kind: 'updated', ids: [id], tenantId: company.tenantId });
       return get(caller, id);
@@ -244,14 +258,13 @@ export function createCompaniesService(deps: { db: Db; events: EventBus }) {
      */
     async remove(caller: RequestAuth, id: number): Promise<void> {
       requireProvider(caller);
-      const company = await q.findCompany(db, { id });
+      const company = await q.findCompany(db, scopeOf(caller), { id });
       if (!company) throw notFound('ERROR_COMPANY_NOT_EXIST');
-      if (caller.tenantId !== null && caller.tenantId !== company.tenantId) throw notFound('ERROR_COMPANY_NOT_EXIST');
       const userIds = await db
         .transaction(async (tx) => {
           // The licence check and the delete see the same rows: a licence added meanwhile fails the
           // delete on its foreign key, answered below with the same key.
-          if (await q.hasLicenses(tx, id)) throw conflict('ERROR_COMPANY_HAS_LICENSE');
+          if (await q.hasLicenses(tx, seen(caller), id)) throw conflict('ERROR_COMPANY_HAS_LICENSE');
           return q.deleteTenant(tx, company);
         })
         .catch((error: unknown) => {

@@ -68,13 +68,13 @@ export async function nameTaken(db: Executor, tenantId: string, name: string, ex
   return row !== undefined;
 }
 
-/** The ids of a department and every department below it. */
-export async function subtreeIds(db: Executor, id: number): Promise<Set<number>> {
+/** The ids of a department of the scope and every department below it (empty outside the scope). */
+export async function subtreeIds(db: Executor, scope: TenantScope, id: number): Promise<Set<number>> {
   const rows = await selectRows<{ id: number }>(
     db,
     sql`
     with recursive subtree as (
-      select id from departments where id = ${id}
+      select id from departments where ${and(eq(departments.id, id), inScope(departments.tenantId, scope))}
       union
       select child.id from departments child join subtree on child.parent_id = subtree.id
     )
@@ -84,16 +84,28 @@ export async function subtreeIds(db: Executor, id: number): Promise<Set<number>>
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-export async function hasChildren(db: Executor, id: number) {
-  const [row] = await db.select({ id: departments.id }).from(departments).where(eq(departments.parentId, id)).limit(1);
+export async function hasChildren(db: Executor, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select({ id: departments.id })
+    .from(departments)
+    .where(and(eq(departments.parentId, id), inScope(departments.tenantId, scope)))
+    .limit(1);
   return row !== undefined;
 }
 
-/** Statuses, or tasks (which hang off statuses), that name this department. */
-export async function hasStatusesOrTasks(db: Executor, id: number) {
-  const [status] = await db.select({ id: statuses.id }).from(statuses).where(eq(statuses.departmentId, id)).limit(1);
+/** Statuses, or tasks (which hang off statuses), of the scope that name this department. */
+export async function hasStatusesOrTasks(db: Executor, scope: TenantScope, id: number) {
+  const [status] = await db
+    .select({ id: statuses.id })
+    .from(statuses)
+    .where(and(eq(statuses.departmentId, id), inScope(statuses.tenantId, scope)))
+    .limit(1);
   if (status) return true;
-  const [task] = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.departmentId, id)).limit(1);
+  const [task] = await db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(and(eq(tasks.departmentId, id), inScope(tasks.tenantId, scope)))
+    .limit(1);
   return task !== undefined;
 }
 
@@ -183,12 +195,12 @@ export async function isHeadCandidate(db: Executor, tenantId: string, userId: nu
   return row !== undefined;
 }
 
-/** Whether the user heads a department that is not archived. */
-export async function headsDepartment(db: Executor, userId: number) {
+/** Whether the user heads a department of the scope that is not archived. */
+export async function headsDepartment(db: Executor, scope: TenantScope, userId: number) {
   const [row] = await db
     .select({ id: departments.id })
     .from(departments)
-    .where(and(eq(departments.headId, userId), eq(departments.archived, false)))
+    .where(and(eq(departments.headId, userId), eq(departments.archived, false), inScope(departments.tenantId, scope)))
     .limit(1);
   return row !== undefined;
 }

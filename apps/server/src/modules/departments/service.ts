@@ -83,7 +83,7 @@ export function createDepartmentsService(deps: { db: Db; events: EventBus }) {
     if (parentId !== null) {
       const parent = await q.findDepartment(executor, oneTenant(tenantId), parentId);
       // Itself or one of its descendants as parent would close a cycle in the tree.
-      const below = existing ? await q.subtreeIds(executor, existing.id) : new Set<number>();
+      const below = existing ? await q.subtreeIds(executor, oneTenant(tenantId), existing.id) : new Set<number>();
       if (!parent || below.has(parentId)) {
         throw badRequest('ERROR_DEPARTMENT_PARENT_INVALID', { parentId: 'ERROR_DEPARTMENT_PARENT_INVALID' });
       }
@@ -170,8 +170,9 @@ export function createDepartmentsService(deps: { db: Db; events: EventBus }) {
     async remove(auth: RequestAuth, id: number): Promise<void> {
       const tenantId = await db.transaction(async (tx) => {
         const existing = await findOrThrow(tx, auth, id);
-        if (await q.hasChildren(tx, id)) throw conflict('ERROR_DEPARTMENT_DELETE_HAS_CHILDREN');
-        if (await q.hasStatusesOrTasks(tx, id)) throw conflict('ERROR_DEPARTMENT_DELETE_ASSOCIATED_WITH_STATUSES');
+        if (await q.hasChildren(tx, scopeOf(auth), id)) throw conflict('ERROR_DEPARTMENT_DELETE_HAS_CHILDREN');
+        if (await q.hasStatusesOrTasks(tx, scopeOf(auth), id))
+          throw conflict('ERROR_DEPARTMENT_DELETE_ASSOCIATED_WITH_STATUSES');
         await q.deleteDepartment(tx, scopeOf(auth), id);
         return existing.tenantId;
       });

@@ -7,9 +7,13 @@ import type { Executor, Tx } from '../../db/client';
 import type { AuditWriter } from '../../platform/audit';
 import { forbidden, unauthorized } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
+import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { type AgentKeyRow, claimMacAddress, findAgentKey } from './queries';
 
-/** An agent as its key and machine identify it, after every check of LIVE.md (Agents). */
+/**
+ * An agent as its key and machine identify it, after every check of its CONNECT
+ * (docs/live-channel.md, "Agents").
+ */
 export type AgentIdentity<K extends AgentKeyRow = AgentKeyRow> = {
   key: K;
   keyDigest: string;
@@ -82,7 +86,9 @@ export async function identifyAgent<K extends AgentKeyRow>(
   const hostname = (header(CONNECT_HEADERS.hostname) ?? '').trim().slice(0, 255);
   if (key.macAddresses.length === 0) {
     const claim = async (tx: Executor) => {
-      if (!(await claimMacAddress(tx, key.accountId, macAddress, hostname))) return false;
+      // The key's own company (a solo key has none: the provider's).
+      const scope = key.tenantId === null ? EVERY_TENANT : oneTenant(key.tenantId);
+      if (!(await claimMacAddress(tx, scope, key.accountId, macAddress, hostname))) return false;
       await options.audit?.(tx as Tx, [
         {
           at: Date.now(),

@@ -7,7 +7,8 @@ import type {
 } from '@opsdeck/contract/live';
 
 /**
- * What the server instances tell each other about the live channel (LIVE.md, Several instances).
+ * What the server instances tell each other about the live channel (docs/live-channel.md,
+ * "Several instances").
  * Every instance keeps the whole presence (every agent of every instance) in memory, built from
  * these messages; each relays them to its own consoles, and the instance holding an agent's
  * socket delivers the commands meant for it. Without REDIS_URL the backplane is a loopback

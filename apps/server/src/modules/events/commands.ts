@@ -3,15 +3,15 @@ import type { Authority } from '@opsdeck/contract/authorities';
 import { type AgentCommand, DESTINATIONS } from '@opsdeck/contract/live';
 import type { Executor } from '../../db/client';
 import { type AccessControlOptions, authenticateHeaders } from '../../platform/access';
-import { AppError } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
+import { oneTenant } from '../../platform/tenancy';
 import { findWorkflow } from '../workflows/queries';
 import { keyRefusal } from './agent-keys';
 import type { Backplane, PresenceEntry } from './backplane';
 import { sees } from './console-fan-out';
 import type { ConsoleContext, LiveSession } from './live-context';
 import { findAgentKey } from './queries';
-import { backplaneAway, refuse } from './refusals';
+import { backplaneAway, refusalKey, refuse } from './refusals';
 
 const COMMAND_AUTHORITIES: readonly Authority[] = ['VIEW_WORKFLOW_EVENTS', 'VIEW_WORKFLOW'];
 
@@ -43,7 +43,8 @@ export function createCommands(options: {
       throw refuse(entry ? 'ERROR_TENANT_FORBIDDEN' : 'ERROR_AGENT_NOT_CONNECTED');
     }
     const tenantId = entry.agent.tenantId;
-    if (!tenantId || !(await findWorkflow(db, workflowId, tenantId))) throw refuse('ERROR_WORKFLOW_NOT_EXIST');
+    if (!tenantId || !(await findWorkflow(db, oneTenant(tenantId), workflowId)))
+      throw refuse('ERROR_WORKFLOW_NOT_EXIST');
     const refusal = keyRefusal(await findAgentKey(db, entry.keyDigest));
     if (refusal) {
       await backplane.publish({ type: 'evict', accountIds: [entry.agent.accountId], licenseIds: [], key: refusal });
@@ -113,8 +114,10 @@ export function createCommands(options: {
     try {
       context.auth = await authenticateHeaders(access, context.credentials);
     } catch (err) {
-      const key = err instanceof AppError ? err.key : 'ERROR_UNAUTHORIZED';
-      if (key !== 'ERROR_SERVICE_UNAVAILABLE') session.close(key);
+      // A database or Redis away is not a sign-out (the console keeps its channel, the command is
+      // refused as unavailable), nor is a bug (refused as internal, and logged by the transport).
+      const key = refusalKey(err);
+      if (key !== undefined && key !== 'ERROR_SERVICE_UNAVAILABLE') session.close(key);
       throw err;
     }
     return context;

@@ -15,11 +15,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { failStatements } from '../../../test/database-faults';
 import {
   agentArrival,
   agentHeaders,
   connectPeer,
   consoleHeaders,
+  expectNoneUntil,
+  type LiveMessage,
   type LivePeer,
   liveUrl,
   refusedWith,
@@ -46,6 +49,9 @@ async function open(headers: Record<string, string>, subscriptions: readonly str
   peers.push(peer);
   return peer;
 }
+
+/** The lookup of a live workflow by its id (workflows/queries.ts, `findWorkflow`). */
+const WORKFLOW_BY_ID = /from "workflows" where \("workflows"\."id" = \$1/;
 
 const AGENT_SUBSCRIPTIONS = [DESTINATIONS.agentWorkflows, DESTINATIONS.agentCommands, DESTINATIONS.errors];
 
@@ -262,6 +268,21 @@ describe('agent handshake', () => {
     });
     expect(badSecret).toMatchObject({ status: 401, body: { key: 'ERROR_AGENT_SECRET_INVALID' } });
   });
+
+  it('answers a download 503, not 404, when the database fails while the workflow is looked up', async () => {
+    const { key, mac } = await agentOf(acme);
+    const restore = failStatements(WORKFLOW_BY_ID);
+    let file: Awaited<ReturnType<typeof t.call>>;
+    try {
+      file = await t.call(`/api/agent/workflow/${acme.workflow.id}/file`, {
+        appKey: null,
+        headers: agentHeaders(key.key, mac),
+      });
+    } finally {
+      restore();
+    }
+    expect(file).toMatchObject({ status: 503, body: { key: 'ERROR_SERVICE_UNAVAILABLE' } });
+  });
 });
 
 describe('between consoles and agents', () => {
@@ -367,6 +388,39 @@ describe('between consoles and agents', () => {
     expect(await eventsOnly.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({ key: 'ERROR_FORBIDDEN' });
   });
 
+  it('refuses a command as unavailable, not as an unknown workflow, when the database fails on the workflow', async () => {
+    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
+    await watcher.next(DESTINATIONS.identity);
+    const { mac } = await agentOf(acme);
+    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
+    const restore = failStatements(WORKFLOW_BY_ID);
+    try {
+      await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id });
+      expect(await watcher.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({
+        destination: DESTINATIONS.executeCommand,
+        key: 'ERROR_SERVICE_UNAVAILABLE',
+      });
+    } finally {
+      restore();
+    }
+    // The console keeps its channel: the same command goes through once the database answers.
+    await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
+  });
+
+  it('closes a console as unavailable, not signed out, when the database fails while its session is read again', async () => {
+    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
+    await watcher.next(DESTINATIONS.identity);
+    const restore = failStatements(/from "sessions" inner join "users"/);
+    try {
+      // A role changed: every session is read again (the sessions' cache is cleared), this console's too.
+      t.app.services.events.publish({ resource: 'roles', kind: 'updated', ids: [0], tenantId: null });
+      // ERROR_UNAUTHORIZED would sign its person out; this one the console retries.
+      expect(await watcher.closed).toBe('ERROR_SERVICE_UNAVAILABLE');
+    } finally {
+      restore();
+    }
+  });
+
   it('keeps each company behind its wall: no subscription, message or command crosses it', async () => {
     const outsider = await consoleOf(globex.watcher, globex.company.tenantId);
     await outsider.next(DESTINATIONS.identity);
@@ -406,9 +460,45 @@ describe('between consoles and agents', () => {
     await outsider.send(DESTINATIONS.requestActiveAgents);
     const listed = await outsider.next<AgentConnection[]>(DESTINATIONS.activeAgentsReply);
     expect(listed.some((agent) => agent.tenantId !== globex.company.tenantId)).toBe(false);
-    // Nothing of Acme's reached Globex's console on any destination.
-    const everything = JSON.stringify([...outsider.received.entries()]);
-    expect(everything).not.toContain(seen.sessionId);
+    // Nothing of Acme's reached Globex's console on any destination, checked once a sync point has
+    // passed: an agent of Globex's own, connecting and queueing after all of Acme's, told to it by
+    // the same fan-out, then the next active-agents list (coalesced on a timer) naming that agent.
+    const own = await agentOf(globex);
+    const ofAcme = (message: LiveMessage) =>
+      [seen.sessionId, mac].some((text) => JSON.stringify(message.body).includes(text));
+    await expectNoneUntil(
+      outsider,
+      {
+        cause: async () => {
+          const { sessionId } = await agentArrival(outsider, globex.company.tenantId, own.mac);
+          const entry = { id: 1, workflowId: globex.workflow.id, name: 'y', status: 'QUEUED', position: 1 };
+          await own.peer.send(DESTINATIONS.agentQueue, { added: [{ ...entry, executionStart: null }] }, true);
+          await outsider.next(
+            `${DESTINATIONS.queue}/${globex.company.tenantId}`,
+            (changes: SessionQueueChanges) => changes.sessionId === sessionId,
+          );
+        },
+        destination: DESTINATIONS.activeAgents,
+        match: (agents: AgentConnection[]) => agents.some((agent) => agent.macAddress === own.mac),
+      },
+      ofAcme,
+    );
+    // Nor did Globex's command reach Acme's agent: checked once a command of Acme's own came after it.
+    await expectNoneUntil(
+      peer,
+      {
+        cause: async () => {
+          const own = await consoleOf(acme.watcher, acme.company.tenantId);
+          await own.next(DESTINATIONS.identity);
+          const terminate = { sessionId: seen.sessionId, workflowId: acme.workflow.id, queueId: 7 };
+          await own.send(DESTINATIONS.terminateCommand, terminate, true);
+        },
+        destination: DESTINATIONS.agentCommands,
+        match: (command: AgentCommand) => command.command === 'terminate',
+      },
+      (message) =>
+        message.destination === DESTINATIONS.agentCommands && (message.body as AgentCommand).command !== 'terminate',
+    );
     const overHttp = await t.call<AgentConnection[]>('/api/active-agents', { token: globex.watcher });
     expect(overHttp.body.map((agent) => agent.sessionId)).not.toContain(seen.sessionId);
   });

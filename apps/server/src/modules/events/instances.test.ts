@@ -14,8 +14,9 @@ import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants
 import { deleteKeys, REDIS_URL, testPrefix } from '../../../test/redis';
 
 /**
- * Two server instances on one PostgreSQL database and one Redis (LIVE.md, Several instances): A
- * runs in this process, B is a real `npm start`-like process that the test kills with SIGKILL.
+ * Two server instances on one PostgreSQL database and one Redis (docs/live-channel.md, "Several
+ * instances"): A runs in this process, B is a real `npm start`-like process that the test kills
+ * with SIGKILL.
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const INSTANCE_TTL_MS = 1500;

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import { accounts, companies, executionLastRuns, licenses, workflows } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 /** A licence key's columns as an agent presents it: the account, its licence and company. */
 const keyColumns = {
@@ -65,14 +66,27 @@ export function prepareAgentStatements(db: Db) {
 export type AgentKeyRow = NonNullable<Awaited<ReturnType<typeof findAgentKey>>>;
 
 /**
- * A generated key takes the MAC address of the first machine that connects with it (LIVE.md):
- * only while it has none, so that two machines racing for it cannot both win.
+ * A generated key takes the MAC address of the first machine that connects with it
+ * (docs/live-channel.md, "Agents"): only while it has none, so that two machines racing for it
+ * cannot both win.
  */
-export async function claimMacAddress(db: Executor, accountId: number, macAddress: string, hostname: string) {
+export async function claimMacAddress(
+  db: Executor,
+  scope: TenantScope,
+  accountId: number,
+  macAddress: string,
+  hostname: string,
+) {
   const rows = await db
     .update(accounts)
     .set({ macAddresses: [macAddress], hostname: sql`coalesce(${accounts.hostname}, ${hostname})` })
-    .where(and(eq(accounts.id, accountId), sql`cardinality(${accounts.macAddresses}) = 0`))
+    .where(
+      and(
+        eq(accounts.id, accountId),
+        sql`cardinality(${accounts.macAddresses}) = 0`,
+        inScope(accounts.tenantId, scope),
+      ),
+    )
     .returning({ id: accounts.id });
   return rows.length > 0;
 }

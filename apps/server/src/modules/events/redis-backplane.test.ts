@@ -4,17 +4,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   DOWN_REDIS_URL,
   deleteKeys,
+  type EventCounts,
+  eventCounts,
   quietLog,
   REDIS_URL,
-  sleep,
   startRedisRelay,
   testPrefix,
-  until,
 } from '../../../test/redis';
 import { AppError } from '../../platform/errors';
-import { openRedis } from '../../platform/redis';
+import { openRedis, type RedisConnections } from '../../platform/redis';
 import type { BackplaneMessage, PresenceEntry } from './backplane';
-import { createRedisBackplane, type RedisBackplane } from './redis-backplane';
+import { createRedisBackplane } from './redis-backplane';
 
 const FAST = { instanceTtlMs: 600, sweepEveryMs: 200 };
 
@@ -23,14 +23,83 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * The connections as the backplane gets them, watched: what its timers and its subscription do
+ * is counted as it happens (test/redis.ts, eventCounts), so that a test waits for it rather than
+ * sleeping for as long as it should take:
+ * - `tick`: a heart-beat or a sweep ran, Redis up or away (each first reads the connection's status);
+ * - `heartbeat`: a heart-beat refreshed the instance's key and listed it (SET … GET, then SADD, answered);
+ * - `sweep`: a sweep began (SMEMBERS of the instances' index). One begins only once the one before
+ *   has ended, so `more('sweep', n + 1)` has seen n whole sweeps;
+ * - `subscribed`: its SUBSCRIBE to the channel answered.
+ * A count is added once the backplane's own handling of the answer has run (setImmediate).
+ */
+function watched(redis: RedisConnections, events: EventCounts): RedisConnections {
+  const afterAnswer = (name: string, answer: Promise<unknown>) =>
+    answer.then(
+      () => setImmediate(() => events.add(name)),
+      () => {},
+    );
+  const watch = <T extends object>(connection: T, counted: Record<string, (answer: Promise<unknown>) => void>) =>
+    new Proxy(connection, {
+      get(target, property) {
+        if (property === 'status') events.add('tick');
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        const count = typeof property === 'string' ? counted[property] : undefined;
+        if (!count) return value.bind(target);
+        return (...args: unknown[]) => {
+          const answer = value.apply(target, args) as Promise<unknown>;
+          count(answer);
+          return answer;
+        };
+      },
+    });
+  return {
+    ...redis,
+    command: watch(redis.command, {
+      smembers: () => events.add('sweep'),
+      sadd: (answer) => afterAnswer('heartbeat', answer),
+    }),
+    subscriber: (role) => {
+      const connection = redis.subscriber(role);
+      // Its status is read on its own events, not by the timers: it counts no tick.
+      return new Proxy(connection, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property, target);
+          if (typeof value !== 'function') return value;
+          if (property !== 'subscribe') return value.bind(target);
+          return (...args: unknown[]) => {
+            const answer = value.apply(target, args) as Promise<unknown>;
+            afterAnswer('subscribed', answer);
+            return answer;
+          };
+        },
+      });
+    },
+  };
+}
+
+/**
+ * An instance of the backplane on its own connections, with what it hears kept in order and counted
+ * (`events`): `message` and `message:<type>`, `gone`, `reconnect`, and what `watched` counts.
+ */
 function instance(prefix: string, instanceId: string, url = REDIS_URL) {
   const log = quietLog();
   const redis = openRedis({ url, name: `test-${instanceId}`, log });
-  const backplane = createRedisBackplane({ redis, prefix, instanceId, log, ...FAST });
+  const events = eventCounts();
+  const backplane = createRedisBackplane({ redis: watched(redis, events), prefix, instanceId, log, ...FAST });
   const received: BackplaneMessage[] = [];
   const gone: string[] = [];
-  backplane.onMessage((message) => void received.push(message));
-  backplane.onInstanceGone((id) => void gone.push(id));
+  backplane.onMessage((message) => {
+    received.push(message);
+    events.add('message');
+    events.add(`message:${message.type}`);
+  });
+  backplane.onInstanceGone((id) => {
+    gone.push(id);
+    events.add('gone');
+  });
   let stopped = false;
   const stop = async (how: 'close' | 'crash') => {
     if (stopped) return;
@@ -40,41 +109,15 @@ function instance(prefix: string, instanceId: string, url = REDIS_URL) {
     await redis.close();
   };
   cleanups.push(() => stop('close'));
-  return { redis, backplane, received, gone, log, stop };
+  return { redis, backplane, received, gone, log, stop, events };
 }
 
-/** The instance is announced and subscribed: what `onReconnect` and the heartbeat rely on. */
-async function ready(prefix: string, ...instances: { backplane: RedisBackplane; redis: { status: () => string } }[]) {
-  const admin = new Redis(REDIS_URL);
-  try {
-    await until(() => instances.every(({ redis }) => redis.status() === 'ready'), 5_000, 'connections');
-    for (const { backplane } of instances) {
-      const key = `${prefix}:live:instance:${backplane.instanceId}`;
-      const deadline = Date.now() + 5_000;
-      while ((await admin.exists(key)) === 0) {
-        if (Date.now() > deadline) throw new Error(`no liveness key for ${backplane.instanceId}`);
-        await sleep(20);
-      }
-    }
-  } finally {
-    await admin.quit();
-  }
-}
-
-/** Until Redis counts `count` subscribers of the prefix's channel: their SUBSCRIBE answered. */
-async function subscribers(prefix: string, count: number) {
-  const admin = new Redis(REDIS_URL);
-  try {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const [, subscribed] = (await admin.pubsub('NUMSUB', `${prefix}:live`)) as [string, number];
-      if (Number(subscribed) >= count) return;
-      if (Date.now() > deadline) throw new Error(`${subscribed} of ${count} subscribers on ${prefix}:live`);
-      await sleep(10);
-    }
-  } finally {
-    await admin.quit();
-  }
+/**
+ * The instances are announced (their key set, themselves listed) and subscribed (Redis counts them
+ * on the channel): what `onReconnect`, the heart-beat and the delivery of messages rely on.
+ */
+async function ready(...instances: { events: EventCounts }[]) {
+  await Promise.all(instances.flatMap(({ events }) => [events.until('heartbeat', 1), events.until('subscribed', 1)]));
 }
 
 function agent(sessionId: string): AgentConnection {
@@ -116,26 +159,25 @@ describe('the Redis backplane', () => {
     cleanups.push(() => deleteKeys(prefix));
     const a = instance(prefix, 'a');
     const b = instance(prefix, 'b');
-    await ready(prefix, a, b);
-    await subscribers(prefix, 2);
+    await ready(a, b);
 
     const messages = Array.from({ length: 100 }, (_, index) => down(`s-${index}`));
     await a.backplane.publish(messages[0]!);
     expect(a.received).toEqual([messages[0]]);
     await Promise.all(messages.slice(1).map((message) => a.backplane.publish(message)));
     expect(a.received).toEqual(messages);
-    await until(() => b.received.length === messages.length, 5_000, 'B to hear all');
+    await b.events.until('message', messages.length);
     expect(b.received).toEqual(messages);
 
     await b.backplane.publish(down('from-b'));
-    await until(() => a.received.length === messages.length + 1, 5_000, 'A to hear B');
+    await a.events.until('message', messages.length + 1);
     // Nobody hears its own message twice. Redis delivers a channel's messages to a subscriber in
     // the order it took them: once B hears one A sent after hearing B's, and A one B sent after
     // that, any echo of B's (or of A's) would have come before.
     await a.backplane.publish(down('after-b'));
-    await until(() => b.received.length === messages.length + 2, 5_000, 'B to hear A after its own');
+    await b.events.until('message', messages.length + 2);
     await b.backplane.publish(down('after-a'));
-    await until(() => a.received.length === messages.length + 3, 5_000, 'A to hear B after its own');
+    await a.events.until('message', messages.length + 3);
     expect(a.received.slice(messages.length)).toEqual([down('from-b'), down('after-b'), down('after-a')]);
     expect(b.received.slice(messages.length)).toEqual([down('from-b'), down('after-b'), down('after-a')]);
   });
@@ -144,7 +186,7 @@ describe('the Redis backplane', () => {
     const prefix = testPrefix();
     cleanups.push(() => deleteKeys(prefix));
     const a = instance(prefix, 'a');
-    await ready(prefix, a);
+    await ready(a);
     await a.backplane.saveAgent(entry('a', 's-1'));
     await a.backplane.saveAgent(entry('a', 's-2'));
     await a.backplane.saveAgent(entry('a', 's-3'));
@@ -155,12 +197,13 @@ describe('the Redis backplane', () => {
     await admin.hset(`${prefix}:live:agents`, 's-ghost', JSON.stringify(entry('ghost', 's-ghost')));
 
     const late = instance(prefix, 'late');
-    await ready(prefix, late);
+    await ready(late);
     const snapshot = await late.backplane.snapshot();
     expect(snapshot.map((item) => item.agent.sessionId).sort()).toEqual(['s-1', 's-2']);
     expect(snapshot[0]).toMatchObject({ instanceId: 'a', keyDigest: expect.stringMatching(/^digest-/) });
     // ...and the dead instance's entry is cleared by a sweep.
-    await until(() => late.gone.includes('ghost'), 2_000, 'the ghost reported');
+    await late.events.until('gone', 1, 2_000);
+    expect(late.gone).toContain('ghost');
     expect(await agentsInHash(prefix)).toEqual(['s-1', 's-2']);
   });
 
@@ -170,17 +213,18 @@ describe('the Redis backplane', () => {
     const a = instance(prefix, 'a');
     const b = instance(prefix, 'b');
     const c = instance(prefix, 'c');
-    await ready(prefix, a, b, c);
+    await ready(a, b, c);
     await a.backplane.saveAgent(entry('a', 'a-1'));
     await a.backplane.saveAgent(entry('a', 'a-2'));
     await b.backplane.saveAgent(entry('b', 'b-1'));
 
     const killedAt = Date.now();
     await a.stop('crash');
-    await until(() => b.gone.length > 0 && c.gone.length > 0, 3_000, 'A reported gone');
+    await Promise.all([b.events.until('gone', 1, 3_000), c.events.until('gone', 1, 3_000)]);
     const elapsed = Date.now() - killedAt;
     expect(elapsed).toBeLessThanOrEqual(FAST.instanceTtlMs + FAST.sweepEveryMs + 300);
-    await sleep(3 * FAST.sweepEveryMs);
+    // Two more whole sweeps on each, after the one that reported A: none reports it again.
+    await Promise.all([b.events.more('sweep', 3), c.events.more('sweep', 3)]);
     // Two sweepers raced over the same dead instance: each reported it once, nothing else was lost.
     expect(b.gone).toEqual(['a']);
     expect(c.gone).toEqual(['a']);
@@ -193,7 +237,7 @@ describe('the Redis backplane', () => {
     cleanups.push(() => deleteKeys(prefix));
     const a = instance(prefix, 'a');
     const b = instance(prefix, 'b');
-    await ready(prefix, a, b);
+    await ready(a, b);
     await a.backplane.saveAgent(entry('a', 'a-1'));
     await b.backplane.saveAgent(entry('b', 'b-1'));
     await a.backplane.publish(down('hello')); // B has heard of A
@@ -204,7 +248,7 @@ describe('the Redis backplane', () => {
     const admin = new Redis(REDIS_URL);
     cleanups.push(async () => void (await admin.quit()));
     expect(await admin.exists(`${prefix}:live:instance:a`)).toBe(0);
-    await until(() => b.gone.length > 0, 2_000, 'B told');
+    await b.events.until('gone', 1, 2_000);
     expect(Date.now() - closedAt).toBeLessThan(FAST.instanceTtlMs);
     expect(b.gone).toEqual(['a']);
   });
@@ -224,8 +268,9 @@ describe('the Redis backplane', () => {
     }
     // A refused message reached nobody, this instance included.
     expect(a.received).toEqual([]);
-    // Heartbeats and sweeps run through the outage (an unhandled rejection would fail this file).
-    await sleep(4 * FAST.sweepEveryMs);
+    // Heartbeats and sweeps run through the outage (an unhandled rejection would fail this file):
+    // eight more of them, four sweeps' worth.
+    await a.events.more('tick', 8);
     await a.stop('close');
   });
 
@@ -233,7 +278,7 @@ describe('the Redis backplane', () => {
     const prefix = testPrefix();
     cleanups.push(() => deleteKeys(prefix));
     const other = instance(prefix, 'other');
-    await ready(prefix, other);
+    await ready(other);
     await other.backplane.saveAgent(entry('other', 'o-1'));
     const relay = await startRedisRelay();
     cleanups.push(() => relay.stop());
@@ -243,12 +288,14 @@ describe('the Redis backplane', () => {
     let reconnects = 0;
     a.backplane.onReconnect(() => {
       reconnects += 1;
+      a.events.add('reconnect');
     });
     await expect(a.backplane.snapshot()).rejects.toMatchObject({ statusCode: 503 });
     await relay.start();
-    await until(() => reconnects > 0, 10_000, 'A to join');
+    await a.events.until('reconnect', 1, 10_000);
     expect((await a.backplane.snapshot()).map((item) => item.agent.sessionId)).toEqual(['o-1']);
-    await sleep(3 * FAST.sweepEveryMs);
+    // Three more heart-beats, each of which would have called it again.
+    await a.events.more('heartbeat', 3);
     expect(reconnects).toBe(1);
   });
 
@@ -262,7 +309,9 @@ describe('the Redis backplane', () => {
     });
     expect(await a.redis.whenReady(5_000)).toBe(true);
     expect(await a.backplane.snapshot()).toEqual([]);
-    await sleep(3 * FAST.sweepEveryMs);
+    // Subscribed, and three heart-beats after its first: each would have called it.
+    await ready(a);
+    await a.events.until('heartbeat', 4);
     expect(reconnects).toBe(0);
   });
 
@@ -273,11 +322,12 @@ describe('the Redis backplane', () => {
     cleanups.push(() => relay.stop());
     const a = instance(prefix, 'a', relay.url);
     const b = instance(prefix, 'b');
-    await ready(prefix, a, b);
+    await ready(a, b);
     const mine = [entry('a', 'a-1')];
     let reconnects = 0;
     a.backplane.onReconnect(() => {
       reconnects += 1;
+      a.events.add('reconnect');
       // What the events service does: put its agents back and announce them again.
       void (async () => {
         for (const item of mine) {
@@ -297,19 +347,21 @@ describe('the Redis backplane', () => {
     await relay.stop();
     await expect(a.backplane.publish(down('during'))).rejects.toMatchObject({ statusCode: 503 });
     // B sees A's key lapse and drops its agents.
-    await until(() => b.gone.includes('a'), 3_000, 'A reported gone');
+    await b.events.until('gone', 1, 3_000);
+    expect(b.gone).toEqual(['a']);
     expect(await agentsInHash(prefix)).toEqual([]);
 
     await relay.start();
-    await until(() => reconnects > 0, 10_000, 'A to rejoin');
-    await until(() => b.received.some((message) => message.type === 'agent-up'), 5_000, 'the re-announce');
+    await a.events.until('reconnect', 1, 10_000);
+    await b.events.until('message:agent-up', 1);
     expect(await agentsInHash(prefix)).toEqual(['a-1']);
     expect((await b.backplane.snapshot()).map((item) => item.instanceId)).toEqual(['a']);
-    await sleep(3 * FAST.sweepEveryMs);
+    // Three more heart-beats, each of which would have called it again.
+    await a.events.more('heartbeat', 3);
     expect(reconnects).toBe(1);
     // Alive again for B: if it dies now, it is reported again.
     await a.stop('crash');
-    await until(() => b.gone.length === 2, 3_000, 'A gone again');
+    await b.events.until('gone', 2, 3_000);
     expect(b.gone).toEqual(['a', 'a']);
   });
 });

@@ -40,7 +40,7 @@ return removed
 `;
 
 /**
- * The live channel's backplane over Redis (LIVE.md, Several instances).
+ * The live channel's backplane over Redis (docs/live-channel.md, "Several instances").
  *
  * - Messages: PUBLISH `{ instanceId, message }` on `${prefix}:live`. Each instance's own messages
  *   are handed to its handler directly, once PUBLISH has succeeded, and skipped when they come
@@ -60,16 +60,17 @@ return removed
  *   instanceTtlMs + RETRY_CAP_MS: see `sweepQuietUntil`); a graceful `close()` says goodbye and is
  *   gone at once.
  * - Redis away: publish, saveAgent, deleteAgent and snapshot reject with AppError 503
- *   ERROR_SERVICE_UNAVAILABLE; the timers keep running and fail quietly (the connection logs the
- *   outage once). onReconnect handlers run when this instance is back in the shared state after
- *   any gap: a lost connection or subscription, its key found lapsed, or one of those calls
- *   refused (a snapshot that failed at start included); not at a first start that went well.
+ *   ERROR_SERVICE_UNAVAILABLE; the timers keep running and fail with a debug line (the connection
+ *   logs the outage once; any other failure of theirs is an error, logged once a run).
+ *   onReconnect handlers run when this instance is back in the shared state after any gap: a lost
+ *   connection or subscription, its key found lapsed, or one of those calls refused (a snapshot
+ *   that failed at start included); not at a first start that went well.
  */
 export function createRedisBackplane(options: {
   redis: RedisConnections;
   prefix: string;
   instanceId?: string;
-  log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'debug'>;
   instanceTtlMs?: number;
   sweepEveryMs?: number;
 }): RedisBackplane {
@@ -97,6 +98,7 @@ export function createRedisBackplane(options: {
   /** Since the last announce, this instance may have been missing (failed refresh, lost subscription). */
   let lapsed = false;
   let sweepFailureLogged = false;
+  let heartbeatFailureLogged = false;
 
   function call<T>(name: string, fn: (value: T) => void, value: T) {
     try {
@@ -147,10 +149,18 @@ export function createRedisBackplane(options: {
       if (previous === null && everAnnounced) lapsed = true;
       announced = true;
       everAnnounced = true;
+      heartbeatFailureLogged = false;
       rejoinedIfLapsed();
-    } catch {
+    } catch (err) {
+      // Not refreshed: the others may drop this instance's agents once its key lapses, and it
+      // announces them again after the next refresh that succeeds (onReconnect). Redis away is
+      // logged once by the connection; anything else once per run of failures.
       announced = false;
       lapsed = true;
+      if (isRedisUnavailable(err) || heartbeatFailureLogged)
+        log.debug({ err }, 'backplane heart-beat failed; the next one tries again');
+      else log.error({ err }, 'backplane heart-beat failed; the next one tries again');
+      heartbeatFailureLogged = true;
     } finally {
       beating = false;
     }
@@ -219,8 +229,9 @@ export function createRedisBackplane(options: {
         subscribed = true;
         rejoinedIfLapsed();
       },
-      () => {
+      (err: unknown) => {
         // Dropped again before the answer: the next 'ready' subscribes.
+        log.debug({ err }, 'backplane subscription not made; the next connection makes it');
       },
     );
   });
@@ -319,8 +330,18 @@ export function createRedisBackplane(options: {
       stop();
       // A graceful stop: the others drop this instance's agents at once rather than after the
       // TTL. With Redis away they cannot be told; the key lapses and they sweep it.
-      await forgetSelf().catch(() => {});
-      if (subscriber.status === 'ready') await subscriber.quit().catch(() => subscriber.disconnect());
+      await forgetSelf().catch((err: unknown) =>
+        log.debug(
+          { err },
+          'backplane goodbye not said (Redis away): the others sweep this instance once its key lapses',
+        ),
+      );
+      if (subscriber.status === 'ready')
+        await subscriber.quit().catch((err: unknown) => {
+          // Closing anyway: a QUIT that failed leaves a connection only to cut.
+          log.debug({ err }, 'backplane subscriber did not quit; disconnected');
+          subscriber.disconnect();
+        });
       else subscriber.disconnect();
     },
     crash() {

@@ -12,13 +12,22 @@ export const refuse = (key: ErrorKey | string, message?: string) => new StompRef
 export const backplaneAway = (error: unknown) => error instanceof AppError && error.statusCode === 503;
 
 /**
- * The API's failures as the channel's refusals: an AppError keeps its key, a database or Redis
- * that is away is ERROR_SERVICE_UNAVAILABLE; anything else stays an internal error (logged by the transport).
+ * The key a failure is told by: an AppError's own, ERROR_SERVICE_UNAVAILABLE for a database or
+ * Redis that is away; undefined for anything else (a bug: an internal error, logged).
+ */
+export function refusalKey(error: unknown): string | undefined {
+  if (error instanceof AppError) return error.key;
+  if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) return 'ERROR_SERVICE_UNAVAILABLE';
+  return undefined;
+}
+
+/**
+ * The API's failures as the channel's refusals (`refusalKey`); anything else stays an internal
+ * error (logged by the transport).
  */
 function asRefusal(error: unknown): unknown {
-  if (error instanceof AppError) return refuse(error.key);
-  if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) return refuse('ERROR_SERVICE_UNAVAILABLE');
-  return error;
+  const key = refusalKey(error);
+  return key === undefined ? error : refuse(key);
 }
 
 /** Runs a handler's work, its failures turned into refusals. */

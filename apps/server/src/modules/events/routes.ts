@@ -23,7 +23,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ live: EventsService; workflow
         tags,
         summary: 'The connected agents',
         description:
-          "The same list as the live channel's `/request/active-agents` (LIVE.md): the agents of the caller's company, or of every company for an administrator with no X-Tenant-Id, over every server instance.",
+          "The same list as the live channel's `/request/active-agents` (docs/live-channel.md): the agents of the caller's company, or of every company for an administrator with no X-Tenant-Id, over every server instance.",
         response: { 200: z.array(AgentConnection) },
       },
     },

@@ -20,7 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor, Tx } from '../../db/client';
 import { type AccessControlOptions, authenticateHeaders, type RequestAuth } from '../../platform/access';
 import { type AuditWriter, actorOf, originOfSocket } from '../../platform/audit';
-import { AppError } from '../../platform/errors';
+import { databaseFailureReason } from '../../platform/database-errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import type { StompHandlers } from '../../platform/stomp/server';
 import type { ActivityService } from '../activity/service';
@@ -38,7 +38,7 @@ import {
   type LiveSession,
 } from './live-context';
 import { findAgentKey, prepareAgentStatements, runnableWorkflows } from './queries';
-import { backplaneAway, parse, refuse, refusing } from './refusals';
+import { backplaneAway, parse, refusalKey, refuse, refusing } from './refusals';
 
 export type { ExecutionRecorder, LiveContext } from './live-context';
 
@@ -77,10 +77,10 @@ export type EventsServiceOptions = {
 const DEPARTED_KEEP_MS = 60_000;
 
 /**
- * The live channel's rules (LIVE.md): who may connect, subscribe and send what; the presence of
- * every agent (of every instance, through the backplane); relaying agents' changes to the consoles
- * of their tenant, consoles' commands to agents; and disconnecting agents whose key or licence
- * stops being valid. The STOMP transport (platform/stomp) knows none of this.
+ * The live channel's rules (docs/live-channel.md): who may connect, subscribe and send what; the
+ * presence of every agent (of every instance, through the backplane); relaying agents' changes to
+ * the consoles of their tenant, consoles' commands to agents; and disconnecting agents whose key or
+ * licence stops being valid. The STOMP transport (platform/stomp) knows none of this.
  */
 export function createEventsService(options: EventsServiceOptions) {
   const { db, backplane, log } = options;
@@ -110,6 +110,16 @@ export function createEventsService(options: EventsServiceOptions) {
     localAgents,
     confirmMs: options.commandConfirmMs ?? 5_000,
   });
+
+  /**
+   * A backplane call that failed where the live channel carries on without it. With Redis away
+   * the outage is logged once by the Redis connection and put right by `rejoin` when it is back:
+   * a debug line here. Anything else is a warning.
+   */
+  function backplaneFailed(err: unknown, what: string) {
+    if (backplaneAway(err)) log.debug({ err }, what);
+    else log.warn({ err }, what);
+  }
 
   // ----- presence, as every instance applies the backplane's messages -----------------------
 
@@ -267,7 +277,15 @@ export function createEventsService(options: EventsServiceOptions) {
 
   async function loadSnapshot() {
     const heardBefore = rosterCount;
-    addMissing(await backplane.snapshot().catch(() => []), heardBefore);
+    let entries: readonly PresenceEntry[] = [];
+    try {
+      entries = await backplane.snapshot();
+    } catch (err) {
+      // The server starts all the same: the others' agents are listed as they announce themselves,
+      // and all of them once Redis answers again (the backplane's onReconnect runs `rejoin`).
+      backplaneFailed(err, "the other instances' agents not loaded at start: listed once Redis answers again");
+    }
+    addMissing(entries, heardBefore);
   }
 
   // ----- agents ------------------------------------------------------------------------------
@@ -389,7 +407,12 @@ export function createEventsService(options: EventsServiceOptions) {
     if (!list) {
       list = runnableWorkflows(db, tenantId);
       workflowLists.set(tenantId, list);
-      list.catch(() => workflowLists.delete(tenantId));
+      // Only forgets a failed read, so that the next agent reads again: the failure itself goes to
+      // the caller that awaits `list` (the connecting agent, refused ERROR_SERVICE_UNAVAILABLE).
+      list.catch((err: unknown) => {
+        workflowLists.delete(tenantId);
+        log.debug({ err, tenantId }, "a company's workflow list not read; the next agent reads it again");
+      });
     }
     return list;
   }
@@ -665,7 +688,16 @@ export function createEventsService(options: EventsServiceOptions) {
           session.close('ERROR_FORBIDDEN');
         } else context.auth = auth;
       } catch (err) {
-        session.close(err instanceof AppError ? err.key : 'ERROR_UNAUTHORIZED');
+        // A database or Redis away is no sign-out: closed as unavailable, the console reconnects
+        // (ERROR_UNAUTHORIZED would sign its person out). A bug is closed as internal, and logged.
+        const key = refusalKey(err);
+        if (key === undefined) log.error({ err, session: session.id }, "a console's session not checked again: closed");
+        else if (key === 'ERROR_SERVICE_UNAVAILABLE')
+          log.warn(
+            { reason: databaseFailureReason(err), session: session.id },
+            "a console's session not checked again (database or Redis away): closed, it reconnects",
+          );
+        session.close(key ?? 'ERROR_GENERAL_INTERNAL');
       }
     }
   }
@@ -750,10 +782,18 @@ export function createEventsService(options: EventsServiceOptions) {
         ?.agentGone({ accountId: key.accountId, tenantId: key.tenantId }, session.lastHeardAt)
         .catch((err: unknown) => log.warn({ err }, 'open activity spans not closed'));
       const entry = presence.get(session.id);
-      void backplane.deleteAgent(session.id).catch(() => {});
+      void backplane
+        .deleteAgent(session.id)
+        .catch((err: unknown) =>
+          backplaneFailed(err, "a departed agent's presence not removed: this instance clears it when it rejoins"),
+        );
       void backplane
         .publish({ type: 'agent-down', sessionId: session.id, tenantId: entry?.agent.tenantId ?? null })
-        .catch(() => removeAgent(session.id));
+        .catch((err: unknown) => {
+          // This instance's consoles hear of it at once; the others drop it with this instance's roster.
+          backplaneFailed(err, "an agent's departure not announced to the other instances: removed here only");
+          removeAgent(session.id);
+        });
     },
   };
 

@@ -12,7 +12,10 @@ import { agentArrival, type LivePeer, tenantConsole } from '../../../test/live';
 import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
 import { executionLogs } from '../../db/schema';
 
-/** The server with the real agent simulator (apps/agent), not a test peer: LIVE.md end to end. */
+/**
+ * The server with the real agent simulator (apps/agent), not a test peer: docs/live-channel.md end
+ * to end.
+ */
 let t: TestApp;
 let admin: string;
 let acme: LiveTenant;

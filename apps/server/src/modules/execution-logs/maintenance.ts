@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { EVERY_TENANT } from '../../platform/tenancy';
 import { applyActivityRetention } from '../activity/rollups';
 import { deleteAuditBefore } from '../audit/queries';
 import { applyRetention, ensureCurrentPartitions, rebuildRollups, rollupsMissing } from './rollups';
@@ -48,7 +49,7 @@ export function startLogMaintenance(options: {
       if (closed > 0) log.info({ closed }, 'activity spans left open by agents gone closed');
     }
     if (audit) {
-      const deleted = await deleteAuditBefore(db, now() - audit.retentionDays * 86_400_000);
+      const deleted = await deleteAuditBefore(db, EVERY_TENANT, now() - audit.retentionDays * 86_400_000);
       if (deleted > 0)
         log.info({ deleted, retentionDays: audit.retentionDays }, 'audit records past their retention deleted');
     }

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { ensureMonthPartition, isMissingPartition, monthOf } from '../../platform/partitions';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 export type ExecutionLogRow = typeof executionLogs.$inferSelect;
 export type NewExecutionLog = Omit<typeof executionLogs.$inferInsert, 'receivedAt'>;
@@ -194,7 +195,7 @@ export async function insertExecutionLog(db: Executor, values: NewExecutionLog):
  * with its version numbers and their creation times, oldest first (which version ran when): one
  * query, a row per version (a workflow without versions has one row with null version fields).
  */
-export async function workflowsWithVersions(db: Executor, ids: readonly number[]) {
+export async function workflowsWithVersions(db: Executor, scope: TenantScope, ids: readonly number[]) {
   if (ids.length === 0) return new Map<number, WorkflowWithVersions>();
   const rows = await db
     .select({
@@ -206,7 +207,7 @@ export async function workflowsWithVersions(db: Executor, ids: readonly number[]
     })
     .from(workflows)
     .leftJoin(workflowVersions, eq(workflowVersions.workflowId, workflows.id))
-    .where(inArray(workflows.id, [...ids]))
+    .where(and(inArray(workflows.id, [...ids]), inScope(workflows.tenantId, scope)))
     .orderBy(workflows.id, workflowVersions.number);
   const found = new Map<number, WorkflowWithVersions>();
   for (const row of rows) {
@@ -233,7 +234,7 @@ export type WorkflowWithVersions = {
  * The users whose e-mail (compared lower-cased) is one of these keys' own, in the key's tenant:
  * the executors of their runs. Read by the keys' ids, so that it need not wait for the keys.
  */
-export async function usersOfAccounts(db: Executor, accountIds: readonly number[]) {
+export async function usersOfAccounts(db: Executor, scope: TenantScope, accountIds: readonly number[]) {
   if (accountIds.length === 0) return [];
   return db
     .selectDistinct({
@@ -254,7 +255,7 @@ export async function usersOfAccounts(db: Executor, accountIds: readonly number[
         eq(users.tenantId, accounts.tenantId),
       ),
     )
-    .where(inArray(accounts.id, [...accountIds]));
+    .where(and(inArray(accounts.id, [...accountIds]), inScope(accounts.tenantId, scope)));
 }
 
 /** Moved to platform/partitions.ts (shared with the activity spans); kept here for the seed's import. */
@@ -315,13 +316,23 @@ export async function insertQueuedRuns(
 }
 
 /** Entries the agent removed from its queue (ended, terminated or unqueued): no longer open. */
-export async function closeQueuedRuns(db: Executor, accountId: number, entryIds: readonly number[]) {
+export async function closeQueuedRuns(
+  db: Executor,
+  scope: TenantScope,
+  accountId: number,
+  entryIds: readonly number[],
+) {
   if (entryIds.length === 0) return;
   await db
     .update(queuedRuns)
     .set({ open: false })
     .where(
-      and(eq(queuedRuns.accountId, accountId), inArray(queuedRuns.entryId, [...entryIds]), eq(queuedRuns.open, true)),
+      and(
+        eq(queuedRuns.accountId, accountId),
+        inArray(queuedRuns.entryId, [...entryIds]),
+        eq(queuedRuns.open, true),
+        inScope(queuedRuns.tenantId, scope),
+      ),
     );
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { type AppError, badRequest, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { groupCommit } from '../../platform/group-commit';
+import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { byIds, selectAccounts } from '../accounts/queries';
 import type { OutboxEvent, WebhookOutbox } from '../webhooks/service';
 import type { NewExecutionLog } from './queries';
@@ -58,9 +59,10 @@ export function createExecutionLogsService(deps: {
     const workflowIds = [...new Set(batch.map(({ report }) => report.workflowId))];
     // Three lookups at once (on PostgreSQL three connections, one round trip's wait).
     const [accountRows, workflows, people] = await Promise.all([
-      selectAccounts(db, byIds(accountIds)),
-      q.workflowsWithVersions(db, workflowIds),
-      q.usersOfAccounts(db, accountIds),
+      // Agents of every company report in one batch: each row's tenant is checked against its agent's below.
+      selectAccounts(db, EVERY_TENANT, byIds(accountIds)),
+      q.workflowsWithVersions(db, EVERY_TENANT, workflowIds),
+      q.usersOfAccounts(db, EVERY_TENANT, accountIds),
     ]);
     const accounts = new Map(accountRows.map((row) => [row.id, row]));
 
@@ -184,7 +186,7 @@ export function createExecutionLogsService(deps: {
      */
     async recordQueue(agent: ExecutingAgent, changes: QueueChanges): Promise<{ queued: number }> {
       if (agent.tenantId === null) return { queued: 0 };
-      await q.closeQueuedRuns(db, agent.accountId, changes.removed);
+      await q.closeQueuedRuns(db, oneTenant(agent.tenantId), agent.accountId, changes.removed);
       const entries = changes.added.map((entry) => ({ entryId: entry.id, workflowId: entry.workflowId }));
       const queued = await q.insertQueuedRuns(
         db,

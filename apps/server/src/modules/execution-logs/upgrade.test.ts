@@ -67,6 +67,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')(
       );
       expect(daily.rows).toEqual([{ succeeded: 4, faulted: 2 }]);
       await client.close();
-    });
+      // A hang guard: every migration runs from an empty database, on two busy cores.
+    }, 120_000);
   },
 );

@@ -2,6 +2,7 @@ import { and, gt, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { licenses } from '../../db/schema';
+import { EVERY_TENANT } from '../../platform/tenancy';
 import type { OutboxEvent, WebhookOutbox } from '../webhooks/service';
 import { selectLicenses } from './queries';
 
@@ -26,8 +27,10 @@ export function expiryWindow(left: number): number | null {
 
 /** The events due at `now`, for the company licences in force whose expiry is near or just past. */
 export async function licenseExpiryEvents(db: Db, now: number): Promise<OutboxEvent[]> {
+  // A timer of the provider's: every company's licences.
   const rows = await selectLicenses(
     db,
+    EVERY_TENANT,
     and(
       isNotNull(licenses.companyId),
       isNull(licenses.invalidatedAt),

@@ -1,6 +1,7 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { accounts, companies, licenses, licenseTypes } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 /** Every key counts against the seats until it is deleted, invalidated ones too (docs/license-management.md). */
 const keysInUse = sql<number>`(select count(*)::int from ${accounts} where ${accounts.licenseId} = ${licenses.id})`;
@@ -37,23 +38,26 @@ export type LicenseRow = {
   keysInUse: number;
 };
 
-/** Licences with their company, type name and keys in use, newest issue first (ties: newest id). */
-export async function selectLicenses(db: Executor, where: SQL | undefined): Promise<LicenseRow[]> {
+/** Licences of the scope with their company, type name and keys in use, newest issue first (ties: newest id). */
+export async function selectLicenses(db: Executor, scope: TenantScope, where: SQL | undefined): Promise<LicenseRow[]> {
   return db
     .select(licenseColumns)
     .from(licenses)
     .innerJoin(licenseTypes, eq(licenseTypes.key, licenses.typeKey))
     .leftJoin(companies, eq(companies.id, licenses.companyId))
-    .where(where)
+    .where(and(where, inScope(licenses.tenantId, scope)))
     .orderBy(desc(licenses.issueDate), desc(licenses.id));
 }
 
 export const ofCompany = (companyId: number) => eq(licenses.companyId, companyId);
 export const byId = (id: number) => eq(licenses.id, id);
 
-/** One licence, whatever its company (the service decides what the caller may know of it). */
-export async function findLicense(db: Executor, id: number): Promise<LicenseRow | undefined> {
-  const [row] = await selectLicenses(db, byId(id));
+/**
+ * One licence of the scope, whatever its company (the service decides what the caller may know of
+ * it; the provider's scope for licences is every tenant, see `licenceScope`).
+ */
+export async function findLicense(db: Executor, scope: TenantScope, id: number): Promise<LicenseRow | undefined> {
+  const [row] = await selectLicenses(db, scope, byId(id));
   return row;
 }
 
@@ -61,7 +65,7 @@ export async function findLicense(db: Executor, id: number): Promise<LicenseRow 
  * The licence row locked until the transaction ends (SELECT … FOR UPDATE): key generations and
  * renewals of one licence take turns, so the seat count they read stays true until they commit.
  */
-export async function lockLicense(tx: Executor, id: number) {
+export async function lockLicense(tx: Executor, scope: TenantScope, id: number) {
   const [row] = await tx
     .select({
       id: licenses.id,
@@ -71,17 +75,17 @@ export async function lockLicense(tx: Executor, id: number) {
       invalidatedAt: licenses.invalidatedAt,
     })
     .from(licenses)
-    .where(eq(licenses.id, id))
+    .where(and(eq(licenses.id, id), inScope(licenses.tenantId, scope)))
     .for('update');
   return row;
 }
 
-/** The keys a licence has (invalidated ones included). */
-export async function countKeys(db: Executor, licenseId: number): Promise<number> {
+/** The keys a licence of the scope has (invalidated ones included). */
+export async function countKeys(db: Executor, scope: TenantScope, licenseId: number): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(accounts)
-    .where(eq(accounts.licenseId, licenseId));
+    .where(and(eq(accounts.licenseId, licenseId), inScope(accounts.tenantId, scope)));
   return row?.count ?? 0;
 }
 
@@ -104,36 +108,37 @@ export async function insertLicense(
 /** The renewal: new expiration, allowed keys and label; a renewed licence is valid again. */
 export async function renewLicense(
   db: Executor,
+  scope: TenantScope,
   id: number,
   values: { expirationDate: number; maxAccounts: number; label: string },
 ) {
   await db
     .update(licenses)
     .set({ ...values, invalidatedAt: null })
-    .where(eq(licenses.id, id));
+    .where(and(eq(licenses.id, id), inScope(licenses.tenantId, scope)));
 }
 
-/** Invalidates a licence (kept: the first invalidation time stays). */
-export async function invalidateLicense(db: Executor, id: number, now: number) {
+/** Invalidates a licence of the scope (kept: the first invalidation time stays). */
+export async function invalidateLicense(db: Executor, scope: TenantScope, id: number, now: number) {
   await db
     .update(licenses)
     .set({ invalidatedAt: sql`coalesce(${licenses.invalidatedAt}, ${now})` })
-    .where(eq(licenses.id, id));
+    .where(and(eq(licenses.id, id), inScope(licenses.tenantId, scope)));
 }
 
-/** Deletes a licence of a company; its keys go with it (foreign key `on delete cascade`). */
-export async function deleteLicense(db: Executor, companyId: number, id: number): Promise<boolean> {
+/** Deletes a licence of a company of the scope; its keys go with it (foreign key `on delete cascade`). */
+export async function deleteLicense(db: Executor, scope: TenantScope, companyId: number, id: number): Promise<boolean> {
   const rows = await db
     .delete(licenses)
-    .where(and(eq(licenses.id, id), eq(licenses.companyId, companyId)))
+    .where(and(eq(licenses.id, id), eq(licenses.companyId, companyId), inScope(licenses.tenantId, scope)))
     .returning({ id: licenses.id });
   return rows.length > 0;
 }
 
 /** Archives a solo licence's account: invalidated, and gone from the account lists. */
-export async function archiveKeysOf(db: Executor, licenseId: number, now: number) {
+export async function archiveKeysOf(db: Executor, scope: TenantScope, licenseId: number, now: number) {
   await db
     .update(accounts)
     .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})`, archived: true })
-    .where(eq(accounts.licenseId, licenseId));
+    .where(and(eq(accounts.licenseId, licenseId), inScope(accounts.tenantId, scope)));
 }

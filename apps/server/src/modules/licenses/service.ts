@@ -5,7 +5,7 @@ import { type RequestAuth, requireProvider } from '../../platform/access';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { ChangeKind, EventBus } from '../../platform/events';
 import type { WebhookOutbox } from '../webhooks/service';
-import { companyInScope, companyLicense } from './access';
+import { companyInScope, companyLicense, licenceScope } from './access';
 import * as q from './queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,8 +44,8 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
   const published = (kind: ChangeKind, id: number, tenantId: string | null) =>
     events.publish({ resource: 'licenses', kind, ids: [id], tenantId });
 
-  async function read(id: number): Promise<License> {
-    const row = await q.findLicense(db, id);
+  async function read(auth: RequestAuth, id: number): Promise<License> {
+    const row = await q.findLicense(db, licenceScope(auth), id);
     if (!row) throw notFound('ERROR_LICENSE_NOT_EXIST');
     return toLicense(row);
   }
@@ -55,7 +55,9 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
     async ofCompany(auth: RequestAuth, companyId: number): Promise<License[]> {
       const company = await companyInScope(db, auth, companyId);
       const now = Date.now();
-      return (await q.selectLicenses(db, q.ofCompany(company.id))).map((row) => toLicense(row, now));
+      return (await q.selectLicenses(db, licenceScope(auth), q.ofCompany(company.id))).map((row) =>
+        toLicense(row, now),
+      );
     },
 
     async get(auth: RequestAuth, companyId: number, licenseId: number): Promise<License> {
@@ -76,7 +78,7 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
         maxAccounts: LICENSE_LIMITS.defaultKeys,
       });
       published('created', id, company.tenantId);
-      return read(id);
+      return read(auth, id);
     },
 
     /**
@@ -92,27 +94,28 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
           expirationDate: 'ERROR_LICENSE_EXPIRATION_DATE_INVALID',
         });
       }
+      const scope = licenceScope(auth);
       await db.transaction(async (tx) => {
-        if (!(await q.lockLicense(tx, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
-        if (body.maxAccounts < (await q.countKeys(tx, license.id))) {
+        if (!(await q.lockLicense(tx, scope, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
+        if (body.maxAccounts < (await q.countKeys(tx, scope, license.id))) {
           throw conflict('ERROR_COMPANY_MORE_LICENSES', { maxAccounts: 'ERROR_COMPANY_MORE_LICENSES' });
         }
-        await q.renewLicense(tx, license.id, {
+        await q.renewLicense(tx, scope, license.id, {
           expirationDate: body.expirationDate,
           maxAccounts: body.maxAccounts,
           label: body.label,
         });
       });
       published('updated', license.id, license.tenantId);
-      return read(license.id);
+      return read(auth, license.id);
     },
 
     async invalidate(auth: RequestAuth, body: InvalidateLicense): Promise<License> {
       requireProvider(auth);
       const { license } = await companyLicense(db, auth, body.companyId, body.licenseId);
-      await q.invalidateLicense(db, license.id, Date.now());
+      await q.invalidateLicense(db, licenceScope(auth), license.id, Date.now());
       published('updated', license.id, license.tenantId);
-      const invalidated = await read(license.id);
+      const invalidated = await read(auth, license.id);
       await outbox.emit('license.invalidated', license.tenantId, {
         license: { id: invalidated.id, label: invalidated.label, expiresAt: invalidated.expirationDate },
       });
@@ -123,7 +126,8 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
     async remove(auth: RequestAuth, companyId: number, licenseId: number): Promise<void> {
       requireProvider(auth);
       const { company, license } = await companyLicense(db, auth, companyId, licenseId);
-      if (!(await q.deleteLicense(db, company.id, license.id))) throw notFound('ERROR_LICENSE_NOT_EXIST');
+      if (!(await q.deleteLicense(db, licenceScope(auth), company.id, license.id)))
+        throw notFound('ERROR_LICENSE_NOT_EXIST');
       published('deleted', license.id, company.tenantId);
     },
 
@@ -133,16 +137,17 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
      */
     async invalidateSolo(auth: RequestAuth, licenseId: number): Promise<License> {
       requireProvider(auth);
-      const license = await q.findLicense(db, licenseId);
+      const scope = licenceScope(auth);
+      const license = await q.findLicense(db, scope, licenseId);
       if (!license) throw notFound('ERROR_LICENSE_NOT_EXIST');
       if (license.companyId !== null) throw conflict('ERROR_LICENSE_NOT_SOLO');
       await db.transaction(async (tx) => {
         const now = Date.now();
-        await q.invalidateLicense(tx, license.id, now);
-        await q.archiveKeysOf(tx, license.id, now);
+        await q.invalidateLicense(tx, scope, license.id, now);
+        await q.archiveKeysOf(tx, scope, license.id, now);
       });
       published('archived', license.id, license.tenantId);
-      return read(license.id);
+      return read(auth, license.id);
     },
   };
 }

@@ -31,7 +31,7 @@ export async function resolvePeople(
   if (query.department !== undefined) {
     const department = await findDepartment(db, scope, query.department);
     if (!department) throw notFound('ERROR_DEPARTMENT_NOT_EXIST');
-    conditions.push(inArray(users.departmentId, [...(await subtreeIds(db, query.department))]));
+    conditions.push(inArray(users.departmentId, [...(await subtreeIds(db, scope, query.department))]));
   }
   if (query.role !== undefined) {
     const [role] = await db

@@ -106,11 +106,14 @@ export async function readSchedules(input: WidgetInput, from: number, to: number
     .orderBy(asc(schedules.scheduleStart), asc(schedules.id));
 }
 
-/** The full names of users, by id. */
+/** The full names of users of the input's scope, by id. */
 export async function namesOf(input: WidgetInput, ids: Iterable<number>): Promise<Map<number, string>> {
   const list = [...new Set(ids)];
   if (list.length === 0) return new Map();
-  const rows = await input.db.select({ id: users.id, name: fullName }).from(users).where(inArray(users.id, list));
+  const rows = await input.db
+    .select({ id: users.id, name: fullName })
+    .from(users)
+    .where(and(inArray(users.id, list), inScope(users.tenantId, input.scope)));
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 

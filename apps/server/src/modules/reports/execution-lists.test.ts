@@ -27,6 +27,7 @@ import { selectRows } from '../../db/client';
 import { executionLogs } from '../../db/schema';
 import type { RequestAuth } from '../../platform/access';
 import { likePattern } from '../../platform/search';
+import { asOwner } from '../../platform/tenancy';
 import { searchCondition } from './queries';
 import { createReportsService } from './service';
 
@@ -294,7 +295,8 @@ describe('the lists', () => {
         await tx.execute(sql`set local enable_indexscan = off`);
         // The faulted rows' own indexes would give a bitmap too (their predicate is the query's):
         // gone for this transaction only.
-        await tx.execute(sql`drop index execution_logs_tenant_faulted_idx, execution_logs_faulted_idx`);
+        // (Dropped as the owner, docs/tenancy.md; the plan below is the server role's, under its wall.)
+        await asOwner(() => tx.execute(sql`drop index execution_logs_tenant_faulted_idx, execution_logs_faulted_idx`));
         const search = { text: 'zqxj', pattern: likePattern('zqxj'), timeZone: 'UTC', logFields: kind === 'logs' };
         const faulted = kind === 'exceptions' ? sql`and status_type = 'faulted'` : sql``;
         plan = await selectRows<{ 'QUERY PLAN': string }>(

@@ -12,6 +12,7 @@ import {
   type UseCount,
   type UseCountsQuery,
 } from '@opsdeck/contract/reports';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import type { CsvValue } from '../../platform/csv';
@@ -121,6 +122,8 @@ export function createReportsService(deps: {
   now?: () => number;
   csvBatchRows?: number;
   searchTotalCap?: number;
+  /** Where an abandoned CSV export's read ahead is noted (debug). */
+  log?: Pick<FastifyBaseLogger, 'debug'>;
 }) {
   const { db, now = Date.now, csvBatchRows = CSV_BATCH_ROWS, searchTotalCap = SEARCH_TOTAL_CAP } = deps;
   const retentionMs = (deps.retentionDays ?? 400) * DAY_MS;
@@ -249,7 +252,9 @@ export function createReportsService(deps: {
     } finally {
       // A download the client left mid-way: the batch read ahead is not wanted, and its failure
       // (the connection it ran on may be gone too) has nobody to be told to.
-      await ahead?.catch(() => undefined);
+      await ahead?.catch((err: unknown) =>
+        deps.log?.debug({ err }, 'CSV export: the batch read ahead failed after the client left'),
+      );
     }
   }
 

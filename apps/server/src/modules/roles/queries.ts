@@ -1,8 +1,21 @@
 import { BUILT_IN_ROLES, type BuiltInRole } from '@opsdeck/contract/authorities';
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import { authorities, companies, roleAuthorities, roles, userRoles, users } from '../../db/schema';
 import { inScope, ownedBy, type TenantScope } from '../../platform/tenancy';
+
+/**
+ * Rows keyed by role (role_authorities, user_roles: no tenant column of their own) whose role is
+ * among `roleIds` and lives in the scope: the scope reaches them through their role.
+ */
+export function ofRolesInScope(roleColumn: PgColumn, roleIds: readonly number[], scope: TenantScope): SQL {
+  const owner = inScope(roles.tenantId, scope);
+  const wanted = roleIds.length === 1 ? eq(roleColumn, roleIds[0]!) : inArray(roleColumn, [...roleIds]);
+  if (!owner) return wanted;
+  const ofRoles = roleIds.length === 1 ? eq(roles.id, roleIds[0]!) : inArray(roles.id, [...roleIds]);
+  return and(wanted, sql`${roleColumn} in (select ${roles.id} from ${roles} where ${and(ofRoles, owner)})`)!;
+}
 
 export async function upsertAuthorities(db: Executor, rows: { key: string; title: string }[]) {
   for (const row of rows) {
@@ -86,14 +99,14 @@ export async function findRole(db: Executor, scope: TenantScope, id: number): Pr
   return row;
 }
 
-/** The authorities of these roles, with their titles. */
-export async function listRoleAuthorities(db: Executor, roleIds: number[]) {
+/** The authorities of these roles of the scope, with their titles. */
+export async function listRoleAuthorities(db: Executor, scope: TenantScope, roleIds: number[]) {
   if (roleIds.length === 0) return [];
   return db
     .select({ roleId: roleAuthorities.roleId, key: authorities.key, title: authorities.title })
     .from(roleAuthorities)
     .innerJoin(authorities, eq(authorities.key, roleAuthorities.authorityKey))
-    .where(inArray(roleAuthorities.roleId, roleIds));
+    .where(ofRolesInScope(roleAuthorities.roleId, roleIds, scope));
 }
 
 export async function listAuthorities(db: Executor) {
@@ -128,24 +141,30 @@ export async function renameRole(db: Executor, scope: TenantScope, id: number, n
     .where(and(eq(roles.id, id), inScope(roles.tenantId, scope)));
 }
 
-export async function replaceRoleAuthorities(db: Executor, roleId: number, keys: readonly string[]) {
-  await db.delete(roleAuthorities).where(eq(roleAuthorities.roleId, roleId));
+/** Sets the authorities of a role of the scope (the caller resolved, or just made, it there). */
+export async function replaceRoleAuthorities(
+  db: Executor,
+  scope: TenantScope,
+  roleId: number,
+  keys: readonly string[],
+) {
+  await db.delete(roleAuthorities).where(ofRolesInScope(roleAuthorities.roleId, [roleId], scope));
   if (keys.length) await db.insert(roleAuthorities).values(keys.map((authorityKey) => ({ roleId, authorityKey })));
 }
 
-/** How many active (non-archived) users hold the role. */
-export async function countActiveHolders(db: Executor, roleId: number) {
+/** How many active (non-archived) users of the scope hold the role. */
+export async function countActiveHolders(db: Executor, scope: TenantScope, roleId: number) {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(userRoles)
     .innerJoin(users, eq(users.id, userRoles.userId))
-    .where(and(eq(userRoles.roleId, roleId), eq(users.archived, false)));
+    .where(and(eq(userRoles.roleId, roleId), eq(users.archived, false), inScope(users.tenantId, scope)));
   return Number(row?.count ?? 0);
 }
 
 /** Removes a role; archived users' past assignments to it go with it (role_authorities cascade). */
 export async function deleteRole(db: Executor, scope: TenantScope, roleId: number) {
-  await db.delete(userRoles).where(eq(userRoles.roleId, roleId));
+  await db.delete(userRoles).where(ofRolesInScope(userRoles.roleId, [roleId], scope));
   await db.delete(roles).where(and(eq(roles.id, roleId), inScope(roles.tenantId, scope)));
 }
 

@@ -6,7 +6,7 @@ import { currentAudit } from '../../platform/audit';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { conflict, forbidden, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
-import { scopeOf, writeTenant } from '../../platform/tenancy';
+import { oneTenant, scopeOf, type TenantScope, writeTenant } from '../../platform/tenancy';
 import * as q from './queries';
 
 /** The checklist's order: the contract's (tabs, then actions, then levels), not alphabetical. */
@@ -36,9 +36,10 @@ export type RolesService = ReturnType<typeof createRolesService>;
 export function createRolesService(deps: { db: Db; events: EventBus }) {
   const { db, events } = deps;
 
-  async function withAuthorities(rows: q.RoleRow[]): Promise<Role[]> {
+  async function withAuthorities(scope: TenantScope, rows: q.RoleRow[]): Promise<Role[]> {
     const held = await q.listRoleAuthorities(
       db,
+      scope,
       rows.map((row) => row.id),
     );
     const byRole = new Map<number, AuthorityItem[]>();
@@ -99,11 +100,12 @@ export function createRolesService(deps: { db: Db; events: EventBus }) {
     },
 
     async listActive(caller: RequestAuth): Promise<Role[]> {
-      return withAuthorities(await q.listActiveRoles(db, scopeOf(caller)));
+      const scope = scopeOf(caller);
+      return withAuthorities(scope, await q.listActiveRoles(db, scope));
     },
 
     async get(caller: RequestAuth, id: number): Promise<Role> {
-      const [role] = await withAuthorities([await requireRole(caller, id)]);
+      const [role] = await withAuthorities(scopeOf(caller), [await requireRole(caller, id)]);
       return role!;
     },
 
@@ -117,7 +119,7 @@ export function createRolesService(deps: { db: Db; events: EventBus }) {
       const id = await guardDuplicate(() =>
         db.transaction(async (tx) => {
           const roleId = await q.insertRole(tx, tenantId, name);
-          await q.replaceRoleAuthorities(tx, roleId, keys);
+          await q.replaceRoleAuthorities(tx, oneTenant(tenantId), roleId, keys);
           return roleId;
         }),
       );
@@ -147,7 +149,7 @@ export function createRolesService(deps: { db: Db; events: EventBus }) {
       await guardDuplicate(() =>
         db.transaction(async (tx) => {
           await q.renameRole(tx, scopeOf(caller), id, name);
-          await q.replaceRoleAuthorities(tx, id, keys);
+          await q.replaceRoleAuthorities(tx, scopeOf(caller), id, keys);
         }),
       );
       events.publish({ resource: 'roles', kind: 'updated', ids: [id], tenantId: role.tenantId });
@@ -159,7 +161,8 @@ export function createRolesService(deps: { db: Db; events: EventBus }) {
       const role = await requireRole(caller, id);
       if (role.isProtected) throw conflict('ERROR_GENERAL_PROTECTED');
       await db.transaction(async (tx) => {
-        if ((await q.countActiveHolders(tx, id)) > 0) throw conflict('ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER');
+        if ((await q.countActiveHolders(tx, scopeOf(caller), id)) > 0)
+          throw conflict('ERROR_ROLE_DELETE_ASSOCIATED_WITH_USER');
         await q.deleteRole(tx, scopeOf(caller), id);
       });
       events.publish({ resource: 'roles', kind: 'deleted', ids: [id], tenantId: role.tenantId });

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, selectRows } from '../../db/client';
 import { schedules, users } from '../../db/schema';
 import { inScope, type TenantScope } from '../../platform/tenancy';
@@ -79,16 +80,25 @@ export async function activeUsers(db: Executor, tenantId: string, userIds: reado
 
 export type Shift = { userId: number; scheduleStart: number; scheduleEnd: number };
 
+/** `s` of the overlap query below. */
+const stored = alias(schedules, 's');
+
 /**
- * Stored, non-archived shifts that overlap one of `shifts` for the same user (the schedules
- * `exceptIds` are being moved, so they do not count). Served by schedules_user_start_idx.
+ * Stored, non-archived shifts of the scope that overlap one of `shifts` for the same user (the
+ * schedules `exceptIds` are being moved, so they do not count). Served by schedules_user_start_idx.
  */
-export async function overlappingShifts(db: Executor, shifts: readonly Shift[], exceptIds: readonly number[] = []) {
+export async function overlappingShifts(
+  db: Executor,
+  scope: TenantScope,
+  shifts: readonly Shift[],
+  exceptIds: readonly number[] = [],
+) {
   if (shifts.length === 0) return [];
   const values = sql.join(
     shifts.map((shift) => sql`(${shift.userId}::int, ${shift.scheduleStart}::int8, ${shift.scheduleEnd}::int8)`),
     sql`, `,
   );
+  const owner = inScope(stored.tenantId, scope);
   const except = exceptIds.length
     ? sql`and s.id not in (${sql.join(
         exceptIds.map((id) => sql`${id}::int`),
@@ -100,7 +110,7 @@ export async function overlappingShifts(db: Executor, shifts: readonly Shift[], 
     sql`select distinct s.user_id, s.schedule_start, s.schedule_end
       from ${schedules} s join (values ${values}) as v(user_id, schedule_start, schedule_end)
         on s.user_id = v.user_id and s.schedule_start < v.schedule_end and s.schedule_end > v.schedule_start
-      where not s.archived ${except}
+      where not s.archived ${owner ? sql`and ${owner}` : sql``} ${except}
       limit 20`,
   );
   return rows.map((row) => ({

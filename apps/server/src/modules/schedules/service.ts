@@ -9,7 +9,7 @@ import {
 import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
-import { oneTenant, scopeOf, writeTenant } from '../../platform/tenancy';
+import { oneTenant, scopeOf, type TenantScope, writeTenant } from '../../platform/tenancy';
 import { type Manageable, manageableDepartmentIds } from '../departments/access';
 import * as q from './queries';
 
@@ -39,8 +39,13 @@ function overlapWithin(shifts: readonly q.Shift[]) {
 }
 
 /** A person booked twice over the same hours is refused (409), within the request or against stored shifts. */
-async function refuseOverlaps(db: Executor, shifts: readonly q.Shift[], movedIds: readonly number[] = []) {
-  if (overlapWithin(shifts) || (await q.overlappingShifts(db, shifts, movedIds)).length > 0) {
+async function refuseOverlaps(
+  db: Executor,
+  scope: TenantScope,
+  shifts: readonly q.Shift[],
+  movedIds: readonly number[] = [],
+) {
+  if (overlapWithin(shifts) || (await q.overlappingShifts(db, scope, shifts, movedIds)).length > 0) {
     throw conflict('ERROR_SCHEDULE_OVERLAP');
   }
 }
@@ -71,7 +76,7 @@ export function createSchedulesService(deps: { db: Db }) {
       }
       requireReach(await reachOf(db, caller), [...active.values()]);
       const ids = await db.transaction(async (tx) => {
-        await refuseOverlaps(tx, records);
+        await refuseOverlaps(tx, oneTenant(tenantId), records);
         return q.insertSchedules(tx, tenantId, records);
       });
       return load(caller, ids, tenantId);
@@ -98,7 +103,7 @@ export function createSchedulesService(deps: { db: Db }) {
           throw conflict('ERROR_SCHEDULE_LOCKED');
         }
         const moved = found.map((row) => ({ userId: row.userId, ...byId.get(row.id)! }));
-        await refuseOverlaps(tx, moved, ids);
+        await refuseOverlaps(tx, scope, moved, ids);
         await q.updateTimes(tx, scope, [...byId.values()]);
       });
       return load(caller, ids);

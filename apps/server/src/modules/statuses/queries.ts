@@ -56,18 +56,21 @@ export async function insertStatus(
   return row!.id;
 }
 
-export async function updateStatus(db: Executor, tenantId: string, id: number, values: StatusValues) {
+export async function updateStatus(db: Executor, scope: TenantScope, id: number, values: StatusValues) {
   await db
     .update(statuses)
     .set(values)
-    .where(and(eq(statuses.id, id), eq(statuses.tenantId, tenantId)));
+    .where(and(eq(statuses.id, id), inScope(statuses.tenantId, scope)));
 }
 
-export async function deleteStatus(db: Executor, tenantId: string, id: number) {
-  await db.delete(statuses).where(and(eq(statuses.id, id), eq(statuses.tenantId, tenantId)));
+export async function deleteStatus(db: Executor, scope: TenantScope, id: number) {
+  await db.delete(statuses).where(and(eq(statuses.id, id), inScope(statuses.tenantId, scope)));
 }
 
-export async function countTasksOfStatus(db: Executor, statusId: number) {
-  const [row] = await db.select({ n: count() }).from(tasks).where(eq(tasks.statusId, statusId));
+export async function countTasksOfStatus(db: Executor, scope: TenantScope, statusId: number) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(tasks)
+    .where(and(eq(tasks.statusId, statusId), inScope(tasks.tenantId, scope)));
   return Number(row?.n ?? 0);
 }

@@ -104,7 +104,7 @@ export function createStatusesService(deps: { db: Db }) {
       const icon = readIcon(body.icon);
       await requireDepartment(tenantId, body.departmentId);
       requireManageable(manageable, 'ERROR_STATUS_INACCESSIBLE', body.departmentId);
-      await q.updateStatus(db, tenantId, id, {
+      await q.updateStatus(db, scopeOf(auth), id, {
         name: body.name,
         departmentId: body.departmentId,
         threshold: body.threshold,
@@ -119,9 +119,9 @@ export function createStatusesService(deps: { db: Db }) {
       const current = await load(auth, id);
       if (current.builtIn) throw forbidden('ERROR_STATUS_INACCESSIBLE');
       requireManageable(await manageableDepartmentIds(db, auth), 'ERROR_STATUS_INACCESSIBLE', current.departmentId);
-      if ((await q.countTasksOfStatus(db, id)) > 0) throw conflict('ERROR_STATUS_DELETE');
+      if ((await q.countTasksOfStatus(db, scopeOf(auth), id)) > 0) throw conflict('ERROR_STATUS_DELETE');
       try {
-        await q.deleteStatus(db, current.tenantId, id);
+        await q.deleteStatus(db, scopeOf(auth), id);
       } catch (error) {
         // A task arrived between the in-use check and the delete.
         if (hasSqlState(error, SQLSTATE.foreignKeyViolation)) throw conflict('ERROR_STATUS_DELETE');

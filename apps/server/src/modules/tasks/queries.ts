@@ -39,13 +39,13 @@ export async function insertTask(db: Executor, tenantId: string, values: TaskVal
   return row!.id;
 }
 
-export async function updateTask(db: Executor, tenantId: string, id: number, values: TaskValues) {
+export async function updateTask(db: Executor, scope: TenantScope, id: number, values: TaskValues) {
   await db
     .update(tasks)
     .set(values)
-    .where(and(eq(tasks.id, id), eq(tasks.tenantId, tenantId)));
+    .where(and(eq(tasks.id, id), inScope(tasks.tenantId, scope)));
 }
 
-export async function deleteTask(db: Executor, tenantId: string, id: number) {
-  await db.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.tenantId, tenantId)));
+export async function deleteTask(db: Executor, scope: TenantScope, id: number) {
+  await db.delete(tasks).where(and(eq(tasks.id, id), inScope(tasks.tenantId, scope)));
 }

@@ -67,14 +67,14 @@ export function createTasksService(deps: { db: Db }) {
       requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', current.departmentId);
       await requireReferences(current.tenantId, body);
       requireManageable(manageable, 'ERROR_TASK_INACCESSIBLE', body.departmentId);
-      await q.updateTask(db, current.tenantId, id, body);
+      await q.updateTask(db, scopeOf(auth), id, body);
       return toTask((await q.findTask(db, oneTenant(current.tenantId), id))!, manageable);
     },
 
     async remove(auth: RequestAuth, id: number): Promise<void> {
       const current = await load(auth, id);
       requireManageable(await manageableDepartmentIds(db, auth), 'ERROR_TASK_INACCESSIBLE', current.departmentId);
-      await q.deleteTask(db, current.tenantId, id);
+      await q.deleteTask(db, scopeOf(auth), id);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import { apiTokens, roleAuthorities, userRoles, users } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 import { heldAuthorities } from '../auth/queries';
 
 /** What a token's owner lists: never the digest. */
@@ -23,11 +24,12 @@ export type TokenRow = {
   lastUsedAddress: string | null;
 };
 
-export async function listTokensOfUser(db: Executor, userId: number): Promise<TokenRow[]> {
+/** A user's tokens; `scope` is the user's own (a provider administrator's: every tenant). */
+export async function listTokensOfUser(db: Executor, scope: TenantScope, userId: number): Promise<TokenRow[]> {
   return db
     .select(listed)
     .from(apiTokens)
-    .where(eq(apiTokens.userId, userId))
+    .where(and(eq(apiTokens.userId, userId), inScope(apiTokens.tenantId, scope)))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
@@ -48,20 +50,26 @@ export async function insertToken(
 }
 
 /** Revoking deletes: only the user's own token, else nothing (404 to the caller). */
-export async function deleteTokenOfUser(db: Executor, userId: number, id: number) {
+export async function deleteTokenOfUser(db: Executor, scope: TenantScope, userId: number, id: number) {
   const [row] = await db
     .delete(apiTokens)
-    .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId)))
+    .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId), inScope(apiTokens.tenantId, scope)))
     .returning({ id: apiTokens.id, tenantId: apiTokens.tenantId });
   return row;
 }
 
 /** A token's last use; an older one (another instance's, written late) never overwrites a newer. */
-export async function recordUse(db: Executor, id: number, at: number, address: string) {
+export async function recordUse(db: Executor, scope: TenantScope, id: number, at: number, address: string) {
   await db
     .update(apiTokens)
     .set({ lastUsedAt: at, lastUsedAddress: address })
-    .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, at))));
+    .where(
+      and(
+        eq(apiTokens.id, id),
+        or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, at)),
+        inScope(apiTokens.tenantId, scope),
+      ),
+    );
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import type { Caller, RequestAuth } from '../../platform/access';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
+import { EVERY_TENANT, oneTenant, type TenantScope } from '../../platform/tenancy';
 import { digest, newSecret } from '../../platform/tokens';
 import { SessionCache } from '../auth/session-cache';
 import * as q from './queries';
@@ -92,7 +93,8 @@ export function createTokensService(deps: { db: Db; events: EventBus; log: Fasti
   async function writeUses() {
     for (const [tokenId, use] of [...pending]) {
       try {
-        await q.recordUse(db, tokenId, use.at, use.address);
+        // The writer serves every company's tokens, after their requests have gone.
+        await q.recordUse(db, EVERY_TENANT, tokenId, use.at, use.address);
       } catch (err) {
         log.warn({ err, tokenId }, 'api token last use not recorded');
       }
@@ -106,6 +108,10 @@ export function createTokensService(deps: { db: Db; events: EventBus; log: Fasti
   function requireSession(auth: RequestAuth) {
     if (auth.token) throw forbidden('ERROR_API_TOKEN_SESSION_REQUIRED');
   }
+
+  /** A user's own tokens live in the user's own tenant, whatever company an administrator acts on. */
+  const ownScope = (auth: RequestAuth): TenantScope =>
+    auth.ownTenantId === null ? EVERY_TENANT : oneTenant(auth.ownTenantId);
 
   function toApiToken(row: q.TokenRow): ApiToken {
     // A use noted here and not yet written is shown already.
@@ -123,7 +129,7 @@ export function createTokensService(deps: { db: Db; events: EventBus; log: Fasti
 
   async function list(auth: RequestAuth): Promise<ApiToken[]> {
     requireSession(auth);
-    return (await q.listTokensOfUser(db, auth.userId)).map(toApiToken);
+    return (await q.listTokensOfUser(db, ownScope(auth), auth.userId)).map(toApiToken);
   }
 
   async function create(auth: RequestAuth, body: CreateApiToken): Promise<CreatedApiToken> {
@@ -150,7 +156,7 @@ export function createTokensService(deps: { db: Db; events: EventBus; log: Fasti
   /** Deletes the row; its cached caller goes at once here and, through the event, everywhere. */
   async function revoke(auth: RequestAuth, id: number): Promise<void> {
     requireSession(auth);
-    const deleted = await q.deleteTokenOfUser(db, auth.userId, id);
+    const deleted = await q.deleteTokenOfUser(db, ownScope(auth), auth.userId, id);
     if (!deleted) throw notFound('ERROR_API_TOKEN_NOT_EXIST');
     cache.evictToken(id);
     noted.delete(id);

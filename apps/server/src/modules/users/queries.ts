@@ -1,5 +1,6 @@
 import type { UserSortField } from '@opsdeck/contract/users';
-import { and, asc, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, selectRows } from '../../db/client';
 import { companies, departments, roleAuthorities, roles, sessions, userRoles, users } from '../../db/schema';
 import { type Anchor, anchorsQuery, pastAnchor } from '../../platform/list-anchors';
@@ -7,7 +8,19 @@ import { likePattern } from '../../platform/search';
 import { inScope, type TenantScope } from '../../platform/tenancy';
 import { completeName } from './names';
 
-export async function findProfile(db: Executor, userId: number) {
+/**
+ * Rows of a table keyed by user (sessions, credentials, user_roles, …: no tenant column of their
+ * own) whose user is `userId` and lives in the scope: the scope reaches them through their user,
+ * one primary-key probe.
+ */
+export function ofUserInScope(userColumn: PgColumn, userId: number, scope: TenantScope): SQL {
+  const owner = inScope(users.tenantId, scope);
+  if (!owner) return eq(userColumn, userId);
+  return and(eq(userColumn, userId), sql`exists (select 1 from ${users} where ${and(eq(users.id, userId), owner)})`)!;
+}
+
+/** The signed-in user's profile; `scope` is the caller's own (a provider administrator has no tenant). */
+export async function findProfile(db: Executor, scope: TenantScope, userId: number) {
   const [row] = await db
     .select({
       id: users.id,
@@ -29,7 +42,7 @@ export async function findProfile(db: Executor, userId: number) {
     .from(users)
     .leftJoin(companies, eq(companies.id, users.companyId))
     .leftJoin(departments, eq(departments.id, users.departmentId))
-    .where(eq(users.id, userId));
+    .where(and(eq(users.id, userId), inScope(users.tenantId, scope)));
   return row;
 }
 
@@ -229,14 +242,19 @@ export type UserRow = {
   isHead: boolean;
 };
 
-/** Users with their department and company names, by a condition (kept in the order asked). */
-export async function selectUsers(db: Executor, where: SQL | undefined, orderByName = false): Promise<UserRow[]> {
+/** Users of the scope with their department and company names, by a condition (kept in the order asked). */
+export async function selectUsers(
+  db: Executor,
+  scope: TenantScope,
+  where: SQL | undefined,
+  orderByName = false,
+): Promise<UserRow[]> {
   const query = db
     .select(userColumns)
     .from(users)
     .leftJoin(departments, eq(departments.id, users.departmentId))
     .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(where)
+    .where(and(where, inScope(users.tenantId, scope)))
     .$dynamic();
   return orderByName ? query.orderBy(asc(fullNameKey), asc(users.id)) : query;
 }
@@ -248,7 +266,7 @@ export const byIds = (ids: readonly number[]) => inArray(users.id, [...ids]);
  * its ten rows in one round trip rather than two (docs/performance.md, "Lists at 500 requests a
  * second").
  */
-export async function selectUsersWithRoles(db: Executor, where: SQL | undefined) {
+export async function selectUsersWithRoles(db: Executor, scope: TenantScope, where: SQL | undefined) {
   return db
     .select({
       ...userColumns,
@@ -261,23 +279,23 @@ export async function selectUsersWithRoles(db: Executor, where: SQL | undefined)
     .from(users)
     .leftJoin(departments, eq(departments.id, users.departmentId))
     .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(where);
+    .where(and(where, inScope(users.tenantId, scope)));
 }
 
-/** The roles of these users (or of every user matching `where`), as `{ userId, id, name }`. */
-export async function selectUserRoles(db: Executor, where: SQL | undefined) {
+/** The roles of these users of the scope (or of every user matching `where`), as `{ userId, id, name }`. */
+export async function selectUserRoles(db: Executor, scope: TenantScope, where: SQL | undefined) {
   return db
     .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .innerJoin(users, eq(users.id, userRoles.userId))
-    .where(where)
+    .where(and(where, inScope(users.tenantId, scope)))
     .orderBy(asc(roles.name), asc(roles.id));
 }
 
 /** One user inside the scope, or undefined; archived users read as missing. */
 export async function findUser(db: Executor, scope: TenantScope, id: number) {
-  const rows = await selectUsers(db, and(eq(users.id, id), eq(users.archived, false), inScope(users.tenantId, scope)));
+  const rows = await selectUsers(db, scope, and(eq(users.id, id), eq(users.archived, false)));
   return rows[0];
 }
 
@@ -308,19 +326,27 @@ export async function insertUser(
 
 export async function updateUser(
   db: Executor,
+  scope: TenantScope,
   id: number,
   values: { firstName: string; lastName: string; departmentId: number | null },
 ) {
-  await db.update(users).set(values).where(eq(users.id, id));
+  await db
+    .update(users)
+    .set(values)
+    .where(and(eq(users.id, id), inScope(users.tenantId, scope)));
 }
 
-export async function roleIdsOf(db: Executor, userId: number) {
-  const rows = await db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId));
+export async function roleIdsOf(db: Executor, scope: TenantScope, userId: number) {
+  const rows = await db
+    .select({ roleId: userRoles.roleId })
+    .from(userRoles)
+    .where(ofUserInScope(userRoles.userId, userId, scope));
   return rows.map((row) => row.roleId);
 }
 
-export async function replaceUserRoles(db: Executor, userId: number, roleIds: readonly number[]) {
-  await db.delete(userRoles).where(eq(userRoles.userId, userId));
+/** Replaces the roles of a user of the scope (the caller resolved the user, and the roles, in it). */
+export async function replaceUserRoles(db: Executor, scope: TenantScope, userId: number, roleIds: readonly number[]) {
+  await db.delete(userRoles).where(ofUserInScope(userRoles.userId, userId, scope));
   if (roleIds.length) await db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
 }
 
@@ -330,7 +356,7 @@ export async function archiveUser(db: Executor, scope: TenantScope, userId: numb
     .update(users)
     .set({ archived: true })
     .where(and(eq(users.id, userId), inScope(users.tenantId, scope)));
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db.delete(sessions).where(ofUserInScope(sessions.userId, userId, scope));
 }
 
 /** Users holding an unexpired session now. */
@@ -346,13 +372,22 @@ export const activeIn = (scope: TenantScope) => and(eq(users.archived, false), i
 
 export const ofCompany = (companyId: number) => and(eq(users.archived, false), eq(users.companyId, companyId));
 
-/** The complete names of users by id (who made or changed a row). */
-export async function completeNames(db: Executor, ids: readonly (number | null)[]): Promise<Map<number, string>> {
+/**
+ * The complete names of users by id (who made or changed a row). A provider administrator (no
+ * tenant) may have made a company's row: `scope` is the row's, and the provider's own users
+ * answer in every scope.
+ */
+export async function completeNames(
+  db: Executor,
+  scope: TenantScope,
+  ids: readonly (number | null)[],
+): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
+  const owner = inScope(users.tenantId, scope);
   const rows = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(users)
-    .where(inArray(users.id, wanted));
+    .where(and(inArray(users.id, wanted), owner && or(owner, isNull(users.tenantId))));
   return new Map(rows.map((row) => [row.id, completeName(row)]));
 }

@@ -38,7 +38,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
       config: { access: access.session },
       schema: { tags, summary: 'The signed-in user, with their authorities', response: { 200: CurrentUserProfile } },
     },
-    async (request) => users.currentUserProfile(requireAuth(request).userId),
+    async (request) => users.currentUserProfile(requireAuth(request)),
   );
 
   app.get(
@@ -61,7 +61,9 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async 
     async (request, reply) => {
       const auth = requireAuth(request);
       if (request.query.format !== 'csv') return users.list(auth, request.query);
-      const rows = pagedRows((page, size) => asPage(users.list(auth, { ...request.query, page, size })));
+      const rows = pagedRows((page, size) => asPage(users.list(auth, { ...request.query, page, size })), {
+        log: request.log,
+      });
       return sendTableCsv(reply, USERS_CSV, rows);
     },
   );

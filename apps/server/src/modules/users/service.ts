@@ -13,7 +13,7 @@ import { ANCHOR_SPACING, type Anchor, seekFrom } from '../../platform/list-ancho
 import { createListCounts, createListPages, ListCache } from '../../platform/list-counts';
 import { hashPassword, requireAcceptablePassword } from '../../platform/passwords';
 import { inIdOrder } from '../../platform/search';
-import { oneTenant, scopeOf } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant, scopeOf, type TenantScope } from '../../platform/tenancy';
 import { setPassword } from '../auth/queries';
 import { findCompany, headsCompany } from '../companies/queries';
 import { manageableDepartmentIds } from '../departments/access';
@@ -55,9 +55,15 @@ function toUser(row: q.UserRow, groups: { id: number; name: string }[], viewerId
 }
 
 /** Rows plus their roles, read with one more query over the same condition. */
-async function withRoles(db: Executor, rows: q.UserRow[], where: SQL | undefined, viewerId: number): Promise<User[]> {
+async function withRoles(
+  db: Executor,
+  scope: TenantScope,
+  rows: q.UserRow[],
+  where: SQL | undefined,
+  viewerId: number,
+): Promise<User[]> {
   if (rows.length === 0) return [];
-  const roles = await q.selectUserRoles(db, where);
+  const roles = await q.selectUserRoles(db, scope, where);
   const byUser = new Map<number, { id: number; name: string }[]>();
   for (const role of roles) {
     const list = byUser.get(role.userId) ?? [];
@@ -85,8 +91,10 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
   const anchors = new ListCache<Anchor[]>(events, { dependsOn: LIST_DEPENDS_ON });
   const pages = createListPages(events, PAGES_DEPEND_ON);
 
-  async function currentUserProfile(userId: number): Promise<CurrentUserProfile> {
-    const row = await q.findProfile(db, userId);
+  /** The signed-in user's own profile, read in their own tenant (whatever company an administrator acts on). */
+  async function currentUserProfile(caller: Pick<RequestAuth, 'userId' | 'ownTenantId'>): Promise<CurrentUserProfile> {
+    const own = caller.ownTenantId === null ? EVERY_TENANT : oneTenant(caller.ownTenantId);
+    const row = await q.findProfile(db, own, caller.userId);
     if (!row) throw notFound('ERROR_USER_NOT_EXIST');
     const name = completeName(row);
     return {
@@ -110,7 +118,8 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
   }
 
   async function usersWhere(caller: RequestAuth, where: SQL | undefined) {
-    return withRoles(db, await q.selectUsers(db, where, true), where, caller.userId);
+    const scope = scopeOf(caller);
+    return withRoles(db, scope, await q.selectUsers(db, scope, where, true), where, caller.userId);
   }
 
   /** GET /api/user/get-user-list: the spec's plain array, or with `page` a server-side page. */
@@ -136,7 +145,7 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
             q.pageUserIds(db, scope, sort, query.size, seek.skip, collectFirst, seek.after),
           )
         : [];
-    const found = ids.length ? await q.selectUsersWithRoles(db, q.byIds(ids)) : [];
+    const found = ids.length ? await q.selectUsersWithRoles(db, scope.scope, q.byIds(ids)) : [];
     const items = inIdOrder(ids, found).map((row) => toUser(row, row.groups, caller.userId));
     return { items, total, page: query.page, size: query.size };
   }
@@ -144,7 +153,7 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
   async function get(caller: RequestAuth, id: number): Promise<User> {
     const row = await q.findUser(db, scopeOf(caller), id);
     if (!row) throw notFound('ERROR_USER_NOT_EXIST');
-    const [user] = await withRoles(db, [row], q.byIds([row.id]), caller.userId);
+    const [user] = await withRoles(db, scopeOf(caller), [row], q.byIds([row.id]), caller.userId);
     return user!;
   }
 
@@ -195,10 +204,12 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
     if (caller.isAdmin) {
       const companyId = body.companyId ?? caller.tenantCompanyId;
       if (!companyId) throw badRequest('ERROR_COMPANY_REQUIRED', { companyId: 'ERROR_COMPANY_REQUIRED' });
-      company = await findCompany(db, { id: companyId });
+      // The provider registers in the company it names, whichever it acts on (X-Tenant-Id).
+      company = await findCompany(db, EVERY_TENANT, { id: companyId });
       if (!company) throw new AppError(404, 'ERROR_COMPANY_NOT_EXIST', { companyId: 'ERROR_COMPANY_NOT_EXIST' });
     } else {
-      company = caller.companyId === null ? undefined : await findCompany(db, { id: caller.companyId });
+      company =
+        caller.companyId === null ? undefined : await findCompany(db, scopeOf(caller), { id: caller.companyId });
       if (!company) throw forbidden();
     }
     const { roleIds: groups, admin } = await checkAssignment(caller, company.tenantId, body.departmentId, body.groups, {
@@ -226,7 +237,7 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
           emailAddress: body.emailAddress,
         });
         await setPassword(tx, userId, passwordHash, Date.now());
-        await q.replaceUserRoles(tx, userId, groups);
+        await q.replaceUserRoles(tx, oneTenant(company.tenantId), userId, groups);
         return userId;
       });
     } catch (error) {
@@ -259,12 +270,12 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
     );
     const rolesChanged = groups.length !== previous.length || groups.some((roleId) => !previous.includes(roleId));
     await db.transaction(async (tx) => {
-      await q.updateUser(tx, id, {
+      await q.updateUser(tx, scopeOf(caller), id, {
         firstName: body.firstName,
         lastName: body.lastName,
         departmentId: body.department ?? null,
       });
-      if (rolesChanged) await q.replaceUserRoles(tx, id, groups);
+      if (rolesChanged) await q.replaceUserRoles(tx, scopeOf(caller), id, groups);
     });
     // Said for every edit: the lists' searched counts read the names (and the department).
     events.publish({ resource: 'users', kind: 'updated', ids: [id], tenantId: user.tenantId });
@@ -279,10 +290,10 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
     const user = await q.findUser(db, scopeOf(caller), id);
     if (!user) throw notFound('ERROR_USER_NOT_EXIST');
     if (id === caller.userId) throw conflict('ERROR_USER_ARCHIVE_SELF');
-    if (await headsDepartment(db, id)) throw conflict('ERROR_USER_DEPARTMENT_HEAD');
-    if (await headsCompany(db, id)) throw conflict('ERROR_USER_COMPANY_HEAD');
+    if (await headsDepartment(db, scopeOf(caller), id)) throw conflict('ERROR_USER_DEPARTMENT_HEAD');
+    if (await headsCompany(db, scopeOf(caller), id)) throw conflict('ERROR_USER_COMPANY_HEAD');
     if (!caller.isAdmin) {
-      const held = await findRolesWithAuthorities(db, await q.roleIdsOf(db, id), user.tenantId);
+      const held = await findRolesWithAuthorities(db, await q.roleIdsOf(db, scopeOf(caller), id), user.tenantId);
       if (held.some((role) => !withinAuthorities(role.authorities, caller.authorities))) {
         throw forbidden('ERROR_USER_ROLE_NOT_ALLOWED');
       }
@@ -321,11 +332,8 @@ export function createUsersService(deps: { db: Db; events: EventBus; outbox: Web
     },
     /** GET /api/user/find-by-company/{id}: admins any company (within X-Tenant-Id when sent); others only their own. */
     async findByCompany(caller: RequestAuth, companyId: number): Promise<User[]> {
-      const company = await findCompany(db, { id: companyId });
-      const scope = scopeOf(caller);
-      if (!company || (scope.kind === 'one' && company.tenantId !== scope.tenantId)) {
-        throw notFound('ERROR_COMPANY_NOT_EXIST');
-      }
+      const company = await findCompany(db, scopeOf(caller), { id: companyId });
+      if (!company) throw notFound('ERROR_COMPANY_NOT_EXIST');
       return usersWhere(caller, q.ofCompany(company.id));
     },
   };

@@ -65,6 +65,7 @@ export function subscribers(db: Executor, tenantId: string | null, type: string)
   return db
     .select({
       id: webhookEndpoints.id,
+      tenantId: webhookEndpoints.tenantId,
       companyName:
         tenantId === null
           ? sql<string | null>`null`

@@ -21,7 +21,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { ChangeKind, EventBus } from '../../platform/events';
 import { ListCache } from '../../platform/list-counts';
 import { type OutboundOptions, urlProblem } from '../../platform/outbound';
-import { EVERY_TENANT } from '../../platform/tenancy';
+import { asProvider, EVERY_TENANT } from '../../platform/tenancy';
 import * as q from './queries';
 
 /** What a service hands the outbox: the event's data without the company, which the outbox reads. */
@@ -89,7 +89,7 @@ export function createWebhooksService(deps: {
    * (every instance hears of it on the bus): an event nobody listens to then costs no query, and
    * one listened to costs its one insert (docs/performance.md, "Webhooks").
    */
-  const listeners = new ListCache<{ id: number; companyName: string | null }[]>(events, {
+  const listeners = new ListCache<{ id: number; tenantId: string | null; companyName: string | null }[]>(events, {
     dependsOn: ['webhooks', 'companies'],
   });
   const changed = (tenantId: string | null, id: number, kind: ChangeKind) =>
@@ -131,12 +131,15 @@ export function createWebhooksService(deps: {
   async function emitAll(events: readonly OutboxEvent[]) {
     // Most events have no listener: one indexed read per company and type, and nothing written.
     // Kept under every tenant's scope: any endpoint's change (a provider-wide one too) drops them all.
+    // Read as the provider (docs/tenancy.md): a company's event reaches the provider's own endpoints too.
     const listenersOf = (tenantId: string | null, type: string) =>
-      listeners.get(EVERY_TENANT, { tenantId, type }, () => q.subscribers(db, tenantId, type));
+      listeners.get(EVERY_TENANT, { tenantId, type }, () => asProvider(() => q.subscribers(db, tenantId, type)));
     const rows: q.NewWebhookEvent[] = [];
+    let reachesProvider = false;
     for (const event of events) {
       const endpoints = await listenersOf(event.tenantId, event.type);
       if (endpoints.length === 0) continue;
+      reachesProvider ||= endpoints.some((endpoint) => endpoint.tenantId !== event.tenantId);
       const data = { tenantId: event.tenantId, companyName: endpoints[0]!.companyName, ...event.data };
       rows.push(
         eventOf(
@@ -148,7 +151,9 @@ export function createWebhooksService(deps: {
         ),
       );
     }
-    await write(rows);
+    // A delivery to a provider-wide endpoint is the provider's to write; a company's own stay in
+    // the company's scope (no change of the connection's settings on the common path).
+    await (reachesProvider ? asProvider(() => write(rows)) : write(rows));
   }
 
   const outbox: WebhookOutbox = {

@@ -1,12 +1,14 @@
 import type { WidgetColumn, WidgetKey } from '@opsdeck/contract/monitor';
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { userWidgetLayouts, userWidgets } from '../../db/schema';
+import type { TenantScope } from '../../platform/tenancy';
+import { ofUserInScope } from '../users/queries';
 
 export type LayoutRow = { widgetKey: WidgetKey; widgetOrder: number; widgetColumnNumber: WidgetColumn };
 
-/** A user's visible widgets, first place first. */
-export async function selectLayout(db: Executor, userId: number): Promise<LayoutRow[]> {
+/** A user's (of the scope) visible widgets, first place first. */
+export async function selectLayout(db: Executor, scope: TenantScope, userId: number): Promise<LayoutRow[]> {
   const rows = await db
     .select({
       widgetKey: userWidgets.widgetKey,
@@ -14,17 +16,17 @@ export async function selectLayout(db: Executor, userId: number): Promise<Layout
       widgetColumnNumber: userWidgets.widgetColumnNumber,
     })
     .from(userWidgets)
-    .where(eq(userWidgets.userId, userId))
+    .where(ofUserInScope(userWidgets.userId, userId, scope))
     .orderBy(asc(userWidgets.widgetOrder), asc(userWidgets.widgetKey));
   return rows as LayoutRow[];
 }
 
 /** Whether the user has ever chosen a layout (one that hides every widget included). */
-export async function hasChosenLayout(db: Executor, userId: number): Promise<boolean> {
+export async function hasChosenLayout(db: Executor, scope: TenantScope, userId: number): Promise<boolean> {
   const [row] = await db
     .select({ userId: userWidgetLayouts.userId })
     .from(userWidgetLayouts)
-    .where(eq(userWidgetLayouts.userId, userId));
+    .where(ofUserInScope(userWidgetLayouts.userId, userId, scope));
   return row !== undefined;
 }
 
@@ -33,11 +35,17 @@ export async function hasChosenLayout(db: Executor, userId: number): Promise<boo
  * row lock queues two saves of one user, so the second deletes the first's rows instead of
  * colliding with them on the primary key.
  */
-export async function replaceLayout(db: Executor, userId: number, rows: readonly LayoutRow[], now: number) {
+export async function replaceLayout(
+  db: Executor,
+  scope: TenantScope,
+  userId: number,
+  rows: readonly LayoutRow[],
+  now: number,
+) {
   await db
     .insert(userWidgetLayouts)
     .values({ userId, chosenAt: now })
     .onConflictDoUpdate({ target: userWidgetLayouts.userId, set: { chosenAt: now } });
-  await db.delete(userWidgets).where(eq(userWidgets.userId, userId));
+  await db.delete(userWidgets).where(ofUserInScope(userWidgets.userId, userId, scope));
   if (rows.length) await db.insert(userWidgets).values(rows.map((row) => ({ userId, ...row })));
 }

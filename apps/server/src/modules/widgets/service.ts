@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { forbidden, notFound } from '../../platform/errors';
-import { scopeOf } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant, scopeOf, type TenantScope } from '../../platform/tenancy';
 import { findUser } from '../users/queries';
 import * as q from './queries';
 
@@ -58,15 +58,18 @@ export function createWidgetsService(deps: { db: Db }) {
    * else 404 as if the user did not exist. Without EDIT_USER the answer is 403 whether the user
    * exists or not, so that nobody learns which ids do.
    */
-  async function requireLayoutAccess(caller: RequestAuth, userId: number) {
-    if (userId === caller.userId) return;
+  async function requireLayoutAccess(caller: RequestAuth, userId: number): Promise<TenantScope> {
+    // One's own layout is read in one's own tenant (an administrator's has none), whatever company one acts on.
+    if (userId === caller.userId) return caller.ownTenantId === null ? EVERY_TENANT : oneTenant(caller.ownTenantId);
     if (!caller.authorities.has('EDIT_USER')) throw forbidden();
-    if (!(await findUser(db, scopeOf(caller), userId))) throw notFound('ERROR_USER_NOT_EXIST');
+    const scope = scopeOf(caller);
+    if (!(await findUser(db, scope, userId))) throw notFound('ERROR_USER_NOT_EXIST');
+    return scope;
   }
 
-  async function layoutOf(userId: number) {
-    const rows = await q.selectLayout(db, userId);
-    if (rows.length === 0 && !(await q.hasChosenLayout(db, userId))) return DEFAULT_ROWS;
+  async function layoutOf(scope: TenantScope, userId: number) {
+    const rows = await q.selectLayout(db, scope, userId);
+    if (rows.length === 0 && !(await q.hasChosenLayout(db, scope, userId))) return DEFAULT_ROWS;
     return rows;
   }
 
@@ -76,8 +79,8 @@ export function createWidgetsService(deps: { db: Db }) {
 
     /** GET /api/user/getVisibleWidgets/{id}: the user's sixteen widgets (the default six if they never chose). */
     async visibleWidgets(caller: RequestAuth, userId: number): Promise<VisibleWidget[]> {
-      await requireLayoutAccess(caller, userId);
-      return toVisibleWidgets(await layoutOf(userId));
+      const scope = await requireLayoutAccess(caller, userId);
+      return toVisibleWidgets(await layoutOf(scope, userId));
     },
 
     /** POST /api/user/updateVisibleWidgets/{id}: replaces the layout in one transaction; answers the new sixteen. */
@@ -86,9 +89,9 @@ export function createWidgetsService(deps: { db: Db }) {
       userId: number,
       body: { toAdd: q.LayoutRow['widgetKey'][]; currentVisibleWidgets: WidgetPlacement[] },
     ): Promise<VisibleWidget[]> {
-      await requireLayoutAccess(caller, userId);
+      const scope = await requireLayoutAccess(caller, userId);
       const rows = nextLayout(body.currentVisibleWidgets, body.toAdd);
-      await db.transaction((tx) => q.replaceLayout(tx, userId, rows, Date.now()));
+      await db.transaction((tx) => q.replaceLayout(tx, scope, userId, rows, Date.now()));
       return toVisibleWidgets(rows);
     },
   };

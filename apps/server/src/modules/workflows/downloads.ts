@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { notFound } from '../../platform/errors';
+import { oneTenant, type TenantScope } from '../../platform/tenancy';
 import type { BlobStore } from './blob-store';
 import { workflowFileName } from './files';
 import type { Places, ResolvedItem } from './places';
@@ -14,8 +15,8 @@ import type { ZipEntry } from './zip';
  */
 export function createDownloads({ db, blobs, places }: { db: Db; blobs: BlobStore; places: Places }) {
   /** A version's file (the current one unless said); 404 ERROR_WORKFLOW_NOT_EXIST if it has none. */
-  async function fileOf(workflowId: number, versionId?: number) {
-    const version = await q.findVersion(db, workflowId, versionId);
+  async function fileOf(scope: TenantScope, workflowId: number, versionId?: number) {
+    const version = await q.findVersion(db, scope, workflowId, versionId);
     const bytes = version && (await blobs.get(db, version.sha256));
     if (!version || !bytes) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
     return { fileName: version.fileName, bytes };
@@ -23,15 +24,15 @@ export function createDownloads({ db, blobs, places }: { db: Db; blobs: BlobStor
 
   /** The entries of a zip of these items: directories with everything below them, workflows' current files. */
   async function* zipEntries(items: readonly ResolvedItem[]): AsyncGenerator<ZipEntry> {
-    const read = (workflowId: number) => async () => {
-      const version = await q.findVersion(db, workflowId);
+    const read = (scope: TenantScope, workflowId: number) => async () => {
+      const version = await q.findVersion(db, scope, workflowId);
       const bytes = version ? await blobs.get(db, version.sha256) : undefined;
       if (!bytes) throw new Error(`workflow ${workflowId} has no stored file`);
       return bytes;
     };
     for (const item of items) {
       if (item.kind === 'workflow') {
-        yield { path: item.row.fileName, read: read(item.row.id) };
+        yield { path: item.row.fileName, read: read(oneTenant(item.row.tenantId), item.row.id) };
         continue;
       }
       const { dirs, files } = await q.subtreeContents(db, item.place.directory);
@@ -42,7 +43,10 @@ export function createDownloads({ db, blobs, places }: { db: Db; blobs: BlobStor
         yield { path: `${relative.get(dir.id)}/` };
       }
       for (const file of files) {
-        yield { path: `${relative.get(file.directoryId!)}/${file.fileName}`, read: read(file.id) };
+        yield {
+          path: `${relative.get(file.directoryId!)}/${file.fileName}`,
+          read: read(oneTenant(item.place.tenantId), file.id),
+        };
       }
     }
   }
@@ -51,14 +55,14 @@ export function createDownloads({ db, blobs, places }: { db: Db; blobs: BlobStor
     /** A workflow's current file, or an earlier version; `rename` names it after the workflow. */
     async download(auth: RequestAuth, id: number, options: { rename: boolean; version?: number }) {
       const row = await places.visibleWorkflow(auth, id);
-      const { fileName, bytes } = await fileOf(id, options.version);
+      const { fileName, bytes } = await fileOf(oneTenant(row.tenantId), id, options.version);
       return { fileName: options.rename ? workflowFileName(row.name) : fileName, bytes };
     },
 
     /** The current file of a live workflow of the tenant (an agent's download, docs/live-channel.md). */
     async currentFile(tenantId: string, id: number) {
-      if (!(await q.findWorkflow(db, id, tenantId))) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
-      return fileOf(id);
+      if (!(await q.findWorkflow(db, oneTenant(tenantId), id))) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
+      return fileOf(oneTenant(tenantId), id);
     },
 
     /** A zip of one directory, named after it. */

@@ -2,7 +2,7 @@ import { joinPath, pathSegments, ROOT_DIRECTORY } from '@opsdeck/contract/workfl
 import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
-import { scopedTenant, scopeOf } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant, scopeOf } from '../../platform/tenancy';
 import { byTenantIds, findCompany, selectCompanies } from '../companies/queries';
 import * as q from './queries';
 
@@ -44,7 +44,8 @@ export function createPlaces(db: Db) {
     let prefix: string[];
     if (isProvider(auth)) {
       if (rest.length === 0) return { kind: 'providerRoot', path: ROOT_DIRECTORY };
-      const company = await findCompany(executor, { name: rest[0]! });
+      // Every company's folder is the provider's; a tenant header naming another is refused below (403).
+      const company = await findCompany(executor, EVERY_TENANT, { name: rest[0]! });
       if (!company) throw missing;
       // A tenant header, when sent, must name the company whose folder the path goes through.
       if (auth.tenantId !== null && auth.tenantId !== company.tenantId) throw forbidden('ERROR_TENANT_FORBIDDEN');
@@ -91,7 +92,7 @@ export function createPlaces(db: Db) {
     const items: ResolvedItem[] = [];
     for (const name of new Set(names)) {
       if (place.kind === 'directory') {
-        const row = await q.findLiveWorkflowByFile(executor, place.directory.id, name);
+        const row = await q.findLiveWorkflowByFile(executor, oneTenant(place.tenantId), place.directory.id, name);
         if (row) {
           items.push({ kind: 'workflow', row });
           continue;
@@ -106,13 +107,17 @@ export function createPlaces(db: Db) {
 
   /** The paths of directories as the caller spells them ('Workflows/…' or 'Workflows/<company>/…'). */
   async function spellPaths(auth: RequestAuth, directoryIds: readonly number[], executor: Executor = db) {
-    const paths = await q.idPaths(executor, directoryIds);
+    const scope = scopeOf(auth);
+    const paths = await q.idPaths(executor, scope, directoryIds);
     const allIds = [...paths.values()].flatMap((row) => row.idPath.split('/').filter(Boolean).map(Number));
-    const names = await q.directoryNames(executor, allIds);
+    const names = await q.directoryNames(executor, scope, allIds);
     const tenants = [...new Set([...paths.values()].map((row) => row.tenantId))];
     const companies = new Map(
       isProvider(auth)
-        ? (await selectCompanies(executor, byTenantIds(tenants))).map((company) => [company.tenantId, company.name])
+        ? (await selectCompanies(executor, EVERY_TENANT, byTenantIds(tenants))).map((company) => [
+            company.tenantId,
+            company.name,
+          ])
         : [],
     );
     const spelt = new Map<number, string>();
@@ -129,7 +134,7 @@ export function createPlaces(db: Db) {
 
   /** A live workflow the caller may see (locked for the caller's transaction), or 404 ERROR_WORKFLOW_NOT_EXIST. */
   async function visibleWorkflow(auth: RequestAuth, id: number, executor: Executor = db, lock = false) {
-    const row = await q.findWorkflow(executor, id, scopedTenant(scopeOf(auth)), lock);
+    const row = await q.findWorkflow(executor, scopeOf(auth), id, lock);
     if (!row) throw notFound('ERROR_WORKFLOW_NOT_EXIST');
     return row;
   }

@@ -2,6 +2,7 @@ import { ROOT_DIRECTORY } from '@opsdeck/contract/workflows';
 import { and, asc, desc, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client';
 import { directories, workflows, workflowVersions } from '../../db/schema';
+import { inScope, type TenantScope } from '../../platform/tenancy';
 
 export type DirectoryRow = typeof directories.$inferSelect;
 export type WorkflowRow = typeof workflows.$inferSelect;
@@ -64,9 +65,13 @@ export async function findChildDirectory(db: Executor, parent: DirectoryRow, nam
   return row;
 }
 
-/** Locks a directory row until the transaction ends: every write into a directory takes this first. */
-export async function lockDirectory(tx: Executor, id: number) {
-  const [row] = await tx.select().from(directories).where(eq(directories.id, id)).for('update');
+/** Locks a directory row of the scope until the transaction ends: every write into a directory takes this first. */
+export async function lockDirectory(tx: Executor, scope: TenantScope, id: number) {
+  const [row] = await tx
+    .select()
+    .from(directories)
+    .where(and(eq(directories.id, id), inScope(directories.tenantId, scope)))
+    .for('update');
   return row;
 }
 
@@ -125,8 +130,18 @@ export async function insertDirectory(
   return row!;
 }
 
-export async function renameDirectory(tx: Executor, id: number, name: string, userId: number, now: number) {
-  await tx.update(directories).set({ name, updatedAt: now, updatedBy: userId }).where(eq(directories.id, id));
+export async function renameDirectory(
+  tx: Executor,
+  scope: TenantScope,
+  id: number,
+  name: string,
+  userId: number,
+  now: number,
+) {
+  await tx
+    .update(directories)
+    .set({ name, updatedAt: now, updatedBy: userId })
+    .where(and(eq(directories.id, id), inScope(directories.tenantId, scope)));
 }
 
 /** The live workflows of a directory and everything below it. */
@@ -159,34 +174,48 @@ export async function removeSubtree(tx: Executor, directory: DirectoryRow, userI
   return { directories: removed.length, workflows: archived.length, workflowIds: archived.map((row) => row.id) };
 }
 
-/** Names of directories by id (to spell the paths of search hits and zip entries). */
-export async function directoryNames(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+/** Names of directories of the scope by id (to spell the paths of search hits and zip entries). */
+export async function directoryNames(
+  db: Executor,
+  scope: TenantScope,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .select({ id: directories.id, name: directories.name })
     .from(directories)
-    .where(inArray(directories.id, [...ids]));
+    .where(and(inArray(directories.id, [...ids]), inScope(directories.tenantId, scope)));
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
-export async function findDirectory(db: Executor, id: number) {
-  const [row] = await db.select().from(directories).where(eq(directories.id, id));
+export async function findDirectory(db: Executor, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select()
+    .from(directories)
+    .where(and(eq(directories.id, id), inScope(directories.tenantId, scope)));
   return row;
 }
 
-/** A live workflow of the tenant (null: any tenant). */
-export async function findWorkflow(db: Executor, id: number, tenantId: string | null, lock = false) {
-  const where = and(eq(workflows.id, id), live, tenantId === null ? undefined : eq(workflows.tenantId, tenantId));
+/** A live workflow of the scope, optionally locked for the caller's transaction. */
+export async function findWorkflow(db: Executor, scope: TenantScope, id: number, lock = false) {
+  const where = and(eq(workflows.id, id), live, inScope(workflows.tenantId, scope));
   const query = db.select().from(workflows).where(where);
   const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
-export async function findLiveWorkflowByFile(db: Executor, directoryId: number, fileName: string) {
+export async function findLiveWorkflowByFile(db: Executor, scope: TenantScope, directoryId: number, fileName: string) {
   const [row] = await db
     .select()
     .from(workflows)
-    .where(and(eq(workflows.directoryId, directoryId), live, sql`lower(${workflows.fileName}) = lower(${fileName})`));
+    .where(
+      and(
+        eq(workflows.directoryId, directoryId),
+        live,
+        sql`lower(${workflows.fileName}) = lower(${fileName})`,
+        inScope(workflows.tenantId, scope),
+      ),
+    );
   return row;
 }
 
@@ -195,8 +224,17 @@ export async function insertWorkflow(tx: Executor, values: typeof workflows.$inf
   return row!;
 }
 
-export async function updateWorkflow(tx: Executor, id: number, values: Partial<typeof workflows.$inferInsert>) {
-  const [row] = await tx.update(workflows).set(values).where(eq(workflows.id, id)).returning();
+export async function updateWorkflow(
+  tx: Executor,
+  scope: TenantScope,
+  id: number,
+  values: Partial<typeof workflows.$inferInsert>,
+) {
+  const [row] = await tx
+    .update(workflows)
+    .set(values)
+    .where(and(eq(workflows.id, id), inScope(workflows.tenantId, scope)))
+    .returning();
   return row!;
 }
 
@@ -211,33 +249,39 @@ export async function insertVersion(tx: Executor, values: Omit<typeof workflowVe
   return row!;
 }
 
-/** Every version of a workflow, newest first. */
-export async function listVersions(db: Executor, workflowId: number) {
+/** Every version of a workflow of the scope, newest first. */
+export async function listVersions(db: Executor, scope: TenantScope, workflowId: number) {
   return db
     .select()
     .from(workflowVersions)
-    .where(eq(workflowVersions.workflowId, workflowId))
+    .where(and(eq(workflowVersions.workflowId, workflowId), inScope(workflowVersions.tenantId, scope)))
     .orderBy(desc(workflowVersions.number));
 }
 
-/** The current (newest) version, or a given one, of a workflow. */
-export async function findVersion(db: Executor, workflowId: number, versionId?: number) {
+/** The current (newest) version, or a given one, of a workflow of the scope. */
+export async function findVersion(db: Executor, scope: TenantScope, workflowId: number, versionId?: number) {
   const [row] = await db
     .select()
     .from(workflowVersions)
-    .where(and(eq(workflowVersions.workflowId, workflowId), versionId ? eq(workflowVersions.id, versionId) : undefined))
+    .where(
+      and(
+        eq(workflowVersions.workflowId, workflowId),
+        versionId ? eq(workflowVersions.id, versionId) : undefined,
+        inScope(workflowVersions.tenantId, scope),
+      ),
+    )
     .orderBy(desc(workflowVersions.number))
     .limit(1);
   return row;
 }
 
-/** The id paths and tenants of directories, to spell the full path of each. */
-export async function idPaths(db: Executor, ids: readonly number[]) {
+/** The id paths and tenants of directories of the scope, to spell the full path of each. */
+export async function idPaths(db: Executor, scope: TenantScope, ids: readonly number[]) {
   if (ids.length === 0) return new Map<number, { idPath: string; tenantId: string }>();
   const rows = await db
     .select({ id: directories.id, idPath: directories.idPath, tenantId: directories.tenantId })
     .from(directories)
-    .where(inArray(directories.id, [...ids]));
+    .where(and(inArray(directories.id, [...ids]), inScope(directories.tenantId, scope)));
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -102,7 +102,9 @@ export const workflowRoutes: FastifyPluginAsyncZod<{ workflows: WorkflowsService
     async (request, reply) => {
       const auth = requireAuth(request);
       if (request.query.format !== 'csv') return workflows.view(auth, request.body);
-      const rows = pagedRows((page, size) => workflows.view(auth, { ...request.body, page, size }));
+      const rows = pagedRows((page, size) => workflows.view(auth, { ...request.body, page, size }), {
+        log: request.log,
+      });
       return sendTableCsv(reply, WORKFLOWS_CSV, rows);
     },
   );

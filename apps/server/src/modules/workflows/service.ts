@@ -1,8 +1,9 @@
 import { ROOT_DIRECTORY, type SaveWorkflow, type Workflow, type WorkflowDetail } from '@opsdeck/contract/workflows';
 import type { Db, Executor } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
-import { badRequest, conflict, notFound } from '../../platform/errors';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
+import { oneTenant } from '../../platform/tenancy';
 import { listWithLicenseType } from '../activities/queries';
 import { completeNames } from '../users/queries';
 import type { WebhookOutbox } from '../webhooks/service';
@@ -52,7 +53,7 @@ export function createWorkflowsService({ db, events, outbox, blobs = databaseBlo
     catalogue?: ActivityCatalogue,
   ): Promise<Workflow> {
     const activities = catalogue ?? (await activityCatalogue(executor));
-    const people = await completeNames(executor, [row.createdBy, row.updatedBy]);
+    const people = await completeNames(executor, oneTenant(row.tenantId), [row.createdBy, row.updatedBy]);
     const paths = row.directoryId === null ? new Map() : await spellPaths(auth, [row.directoryId], executor);
     const person = (id: number | null) => ({ id, completeName: id === null ? '' : (people.get(id) ?? '') });
     return {
@@ -83,10 +84,11 @@ export function createWorkflowsService({ db, events, outbox, blobs = databaseBlo
 
     async get(auth: RequestAuth, id: number): Promise<WorkflowDetail> {
       const row = await visibleWorkflow(auth, id);
-      const versions = await q.listVersions(db, id);
+      const versions = await q.listVersions(db, oneTenant(row.tenantId), id);
       const catalogue = await activityCatalogue(db);
       const uploaders = await completeNames(
         db,
+        oneTenant(row.tenantId),
         versions.map((version) => version.createdBy),
       );
       return {
@@ -164,7 +166,7 @@ export function createWorkflowsService({ db, events, outbox, blobs = databaseBlo
           if (!sameName && (await q.nameTaken(tx, directory, fileName))) {
             throw conflict('ERROR_WORKFLOW_FILE_EXIST', FILE_EXIST);
           }
-          const changes: Parameters<typeof q.updateWorkflow>[2] = {
+          const changes: Parameters<typeof q.updateWorkflow>[3] = {
             name: body.name,
             description: body.description,
             directoryId: directory.id,
@@ -176,7 +178,7 @@ export function createWorkflowsService({ db, events, outbox, blobs = databaseBlo
             await storeVersion(tx, blobs, current, file, { userId: auth.userId, now });
             Object.assign(changes, { size: file.bytes.byteLength, activityKeys: file.activityKeys });
           }
-          return q.updateWorkflow(tx, id, changes);
+          return q.updateWorkflow(tx, oneTenant(current.tenantId), id, changes);
         },
         conflict('ERROR_WORKFLOW_FILE_EXIST', FILE_EXIST),
       );
@@ -187,10 +189,19 @@ export function createWorkflowsService({ db, events, outbox, blobs = databaseBlo
     /** Archives a workflow; `directory` must be the one it is in. */
     async archive(auth: RequestAuth, id: number, directoryPath: string) {
       const row = await visibleWorkflow(auth, id);
-      const place = await resolve(auth, directoryPath).catch(() => null);
+      // A path that leads nowhere the caller may see (404, 403) means the workflow is not there;
+      // any other failure (the database away: 503) is told as what it is.
+      const place = await resolve(auth, directoryPath).catch((error: unknown) => {
+        if (error instanceof AppError && error.statusCode < 500) return null;
+        throw error;
+      });
       if (place?.kind !== 'directory' || place.directory.id !== row.directoryId)
         throw notFound('ERROR_WORKFLOW_NOT_EXIST');
-      await q.updateWorkflow(db, id, { archived: true, updatedAt: Date.now(), updatedBy: auth.userId });
+      await q.updateWorkflow(db, oneTenant(row.tenantId), id, {
+        archived: true,
+        updatedAt: Date.now(),
+        updatedBy: auth.userId,
+      });
       publish('workflows', 'archived', [id], row.tenantId);
       await outbox.emit('workflow.deleted', row.tenantId, {
         workflow: { id, name: row.name, fileName: row.fileName },

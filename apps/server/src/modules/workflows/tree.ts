@@ -13,6 +13,7 @@ import type { Db } from '../../db/client';
 import type { RequestAuth } from '../../platform/access';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import type { Resource } from '../../platform/events';
+import { oneTenant } from '../../platform/tenancy';
 import { completeNames } from '../users/queries';
 import { baseName, workflowFileName } from './files';
 import { type Places, refuseCompanyFolders } from './places';
@@ -45,7 +46,11 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
       const count = { directories: 0, workflows: 0, workflowIds: [] as number[], directoryIds: [] as number[] };
       for (const item of items) {
         if (item.kind === 'workflow') {
-          await q.updateWorkflow(tx, item.row.id, { archived: true, updatedAt: now, updatedBy: auth.userId });
+          await q.updateWorkflow(tx, oneTenant(place.tenantId), item.row.id, {
+            archived: true,
+            updatedAt: now,
+            updatedBy: auth.userId,
+          });
           count.workflows += 1;
           count.workflowIds.push(item.row.id);
         } else {
@@ -84,7 +89,7 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
         clash,
       );
       publish('directories', 'created', [row.id], row.tenantId);
-      const people = await completeNames(db, [row.createdBy]);
+      const people = await completeNames(db, oneTenant(row.tenantId), [row.createdBy]);
       const by = row.createdBy === null ? '' : (people.get(row.createdBy) ?? '');
       return directoryItem(
         {
@@ -117,11 +122,12 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
       await write(
         db,
         async (tx) => {
-          const locked = await q.lockDirectory(tx, directory.parentId!);
+          const scope = oneTenant(directory.tenantId);
+          const locked = await q.lockDirectory(tx, scope, directory.parentId!);
           if (!locked) throw notFound('ERROR_DIRECTORY_NOT_EXIST');
           const caseOnly = body.new.toLowerCase() === directory.name.toLowerCase();
           if (!caseOnly && (await q.nameTaken(tx, locked, body.new))) throw clash;
-          await q.renameDirectory(tx, directory.id, body.new, auth.userId, Date.now());
+          await q.renameDirectory(tx, scope, directory.id, body.new, auth.userId, Date.now());
         },
         clash,
       );
@@ -151,6 +157,7 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
             ),
           );
           const taken = new Set([...(await q.takenNames(tx, directory))].filter((name) => !moving.has(name)));
+          const scope = oneTenant(place.tenantId);
           const plan: { item: (typeof items)[number]; from: string; to: string }[] = [];
           let counter = 1;
           for (const item of items) {
@@ -168,19 +175,19 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
           // Two steps, so that items trading names never meet the unique indexes halfway.
           for (const [index, { item }] of plan.entries()) {
             const parked = `*renaming*${index}`;
-            if (item.kind === 'workflow') await q.updateWorkflow(tx, item.row.id, { fileName: parked });
-            else await q.renameDirectory(tx, item.place.directory.id, parked, auth.userId, now);
+            if (item.kind === 'workflow') await q.updateWorkflow(tx, scope, item.row.id, { fileName: parked });
+            else await q.renameDirectory(tx, scope, item.place.directory.id, parked, auth.userId, now);
           }
           for (const { item, to } of plan) {
             if (item.kind === 'workflow') {
-              await q.updateWorkflow(tx, item.row.id, {
+              await q.updateWorkflow(tx, scope, item.row.id, {
                 fileName: to,
                 name: baseName(to),
                 updatedAt: now,
                 updatedBy: auth.userId,
               });
             } else {
-              await q.renameDirectory(tx, item.place.directory.id, to, auth.userId, now);
+              await q.renameDirectory(tx, scope, item.place.directory.id, to, auth.userId, now);
             }
           }
           return plan.map(({ from, to }) => ({ from, to }));

@@ -122,7 +122,7 @@ export function createView({ db, events, places }: { db: Db; events?: EventBus; 
     const { order } = paging;
     const direction = order.column === 'name' && order.descending ? 'desc' : 'asc';
     const ids = await pageCompanyIds(db, undefined, { field: 'name', direction }, paging.limit, paging.offset);
-    const rows = inIdOrder(ids, await selectCompanies(db, byIds(ids)));
+    const rows = inIdOrder(ids, await selectCompanies(db, EVERY_TENANT, byIds(ids)));
     const total = await countCompanies(db, undefined);
     // A company's folder is its tree's root: when it was made and last changed, and by whom.
     const roots = await q.treeRoots(
@@ -131,6 +131,7 @@ export function createView({ db, events, places }: { db: Db; events?: EventBus; 
     );
     const people = await completeNames(
       db,
+      EVERY_TENANT,
       [...roots.values()].flatMap((root) => [root.createdBy, root.updatedBy]),
     );
     const nameOf = (id: number | null | undefined) => (id == null ? '' : (people.get(id) ?? ''));

@@ -5,6 +5,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, expectHiddenFromOtherTenant, expectRefusedWithoutAuthority } from '../../../test/access-table';
 import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import { failStatements } from '../../../test/database-faults';
 import { createCompany, type TestCompany } from '../../../test/factories';
 import { tokenFor, tokenWithEveryAuthority } from '../../../test/sign-in';
 import { unzip } from '../../../test/unzip';
@@ -362,6 +363,26 @@ describe('workflows', () => {
     expect((await t.call(`/api/workflow/${flow.id}`, { token: user })).status).toBe(404);
     expect((await view('Workflows/Archive')).body.total).toBe(0);
     await uploaded('Workflows/Archive', 'Gone.rax');
+  });
+
+  it('answers 503, not 404, when the database fails while the directory is looked up, and archives nothing', async () => {
+    await madeDirectory('Workflows', 'Outage');
+    const flow = await uploaded('Workflows/Outage', 'Stays.rax');
+    // The tree's root is read first on the way to 'Workflows/Outage' (places.ts, `resolve`).
+    const restore = failStatements(/from "directories" where .*"parent_id" is null/);
+    let during: Awaited<ReturnType<typeof t.call>>;
+    try {
+      during = await t.call(`/api/workflow/delete/${flow.id}`, {
+        token: user,
+        form: { directory: 'Workflows/Outage' },
+      });
+    } finally {
+      restore();
+    }
+    expect(during.status).toBe(503);
+    expect(during.body).toMatchObject({ key: 'ERROR_SERVICE_UNAVAILABLE' });
+    expect(during.headers.get('retry-after')).not.toBeNull();
+    expect((await t.call(`/api/workflow/${flow.id}`, { token: user })).status).toBe(200);
   });
 });
 

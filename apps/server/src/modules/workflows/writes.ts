@@ -1,6 +1,7 @@
 import type { Db, Executor } from '../../db/client';
 import { hasSqlState, SQLSTATE } from '../../platform/database-errors';
 import { type AppError, notFound } from '../../platform/errors';
+import { oneTenant } from '../../platform/tenancy';
 import type { DirectoryPlace } from './places';
 import * as q from './queries';
 
@@ -22,7 +23,7 @@ export async function write<T>(db: Db, work: (tx: Executor) => Promise<T>, nameC
 
 /** Locks the directory a write goes into; one removed meanwhile answers 404. */
 export async function lockPlace(tx: Executor, place: DirectoryPlace) {
-  const locked = await q.lockDirectory(tx, place.directory.id);
+  const locked = await q.lockDirectory(tx, oneTenant(place.tenantId), place.directory.id);
   if (!locked) throw notFound('ERROR_DIRECTORY_NOT_EXIST');
   return locked;
 }

@@ -1,7 +1,9 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MAX_FRAME_BYTES, SERVER_HEART_BEAT, STOMP_SUBPROTOCOLS } from '@opsdeck/contract/live';
+import type { FastifyBaseLogger } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { redactUrl } from '../logging';
 import { FRAME_BURST, FRAME_TIMEOUT_MS, FRAMES_PER_SECOND } from './limits';
 import { CONNECTED, type Host, Session } from './session';
 import type { StompServer, StompServerOptions } from './types';
@@ -16,10 +18,10 @@ export {
 } from './types';
 
 /**
- * A STOMP 1.2 server over WebSocket (LIVE.md, Transport). It knows frames, sessions,
- * subscriptions, receipts, heart-beats and back-pressure; what a destination means and who may
- * use it is the handlers' business. Every destination is the server's own: nothing is relayed
- * between clients except through the handlers.
+ * A STOMP 1.2 server over WebSocket (docs/live-channel.md, "Transport"). It knows frames, sessions,
+ * subscriptions, receipts, heart-beats and back-pressure; what a destination means and who may use
+ * it is the handlers' business. Every destination is the server's own: nothing is relayed between
+ * clients except through the handlers.
  */
 
 const pathOf = (url: string | undefined) => {
@@ -132,13 +134,22 @@ export function createStompServer<C>(options: StompServerOptions<C>): StompServe
 export type UpgradeRoute = Pick<StompServer<unknown>, 'handleUpgrade'>;
 
 /**
- * The one `upgrade` listener of an HTTP server (STACK.md: two break each other): each path to
- * its server, any other answered 404. Returns a function that removes it.
+ * The one `upgrade` listener of an HTTP server (two break each other: docs/architecture.md, "Facts
+ * about the stack"): each path to its server, any other answered 404. Returns a function that
+ * removes it.
  */
-export function attachUpgradeHandler(server: HttpServer, routes: readonly UpgradeRoute[]): () => void {
+export function attachUpgradeHandler(
+  server: HttpServer,
+  routes: readonly UpgradeRoute[],
+  log?: Pick<FastifyBaseLogger, 'debug'>,
+): () => void {
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     for (const route of routes) if (route.handleUpgrade(request, socket, head)) return;
-    socket.on('error', () => {});
+    // The peer may reset the socket before the 404 is written: nothing more to tell it, and a
+    // socket 'error' without a listener would end the process.
+    socket.on('error', (err) =>
+      log?.debug({ err, url: redactUrl(request.url ?? '') }, 'refused upgrade: socket error'),
+    );
     socket.once('finish', () => socket.destroy());
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   };

@@ -345,7 +345,10 @@ export class Session<C> implements StompSession<C> {
     this.receipt(headers);
   }
 
-  /** A refused SUBSCRIBE or SEND: told on `/user/topic/errors` (LIVE.md), the connection stays. */
+  /**
+   * A refused SUBSCRIBE or SEND: told on `/user/topic/errors` (docs/live-channel.md), the
+   * connection stays.
+   */
   private refuse(destination: string, err: unknown) {
     if (this.state !== CONNECTED) return;
     let key: string;

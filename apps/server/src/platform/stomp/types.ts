@@ -68,7 +68,10 @@ export type StompServer<C> = {
   close(): Promise<void>;
 };
 
-/** A refusal the client is told about by key (LIVE.md): ERROR on CONNECT, `/user/topic/errors` after. */
+/**
+ * A refusal the client is told about by key (docs/live-channel.md): ERROR on CONNECT,
+ * `/user/topic/errors` after.
+ */
 export class StompRefusal extends Error {
   constructor(
     readonly key: string,

@@ -2,8 +2,9 @@ import { type DateRange, presetRange, RANGE_PRESETS, type RangePreset } from '..
 import type { SortState } from './table-state';
 
 /**
- * A list page's state as the URL holds it (CONVENTIONS example 14, react-admin's useListParams),
- * so that a reload, a shared link and the back button show the same rows:
+ * A list page's state as the URL holds it (docs/conventions.md, "14. The URL holds the list";
+ * react-admin's useListParams), so that a reload, a shared link and the back button show the same
+ * rows:
  * `?q=text&range=thisWeek&sort=-name&page=3`, or `range=custom&from=…&to=…` (epoch milliseconds).
  * A value equal to the page's default is left out of the URL.
  */

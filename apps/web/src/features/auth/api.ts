@@ -12,7 +12,7 @@ import type {
 import { AUTH_PATHS } from '@opsdeck/contract/auth-paths';
 import { apiRequest } from '../../lib/api-client';
 
-/** Credentials go in the body, never the URL (ARCHITECTURE.md, login). */
+/** Credentials go in the body, never the URL (docs/architecture.md, "Login"). */
 export function postLogin(credentials: LoginRequest): Promise<LoginResponse> {
   return apiRequest<LoginResponse>(AUTH_PATHS.login, { method: 'POST', body: credentials, ignoreUnauthorized: true });
 }

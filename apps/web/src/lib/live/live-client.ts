@@ -139,8 +139,8 @@ interface PendingCommand {
 }
 
 /**
- * The live agent channel (LIVE.md, Consoles) as a store a page subscribes to: the agents for the
- * Events page and the agent report, the stored runs for the report pages.
+ * The live agent channel (docs/live-channel.md, "Consoles") as a store a page subscribes to: the
+ * agents for the Events page and the agent report, the stored runs for the report pages.
  */
 export interface LiveClient extends LiveSource {
   /** Connects (again, after stop); reconnects by itself until stopped or refused. */
