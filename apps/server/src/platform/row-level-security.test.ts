@@ -12,7 +12,7 @@ import {
   type TestUser,
 } from '../../test/factories';
 import { type Executor, selectRows } from '../db/client';
-import { users } from '../db/schema';
+import { roles, users } from '../db/schema';
 import { asProvider, EVERY_TENANT, inTenant, type TenantScope } from './tenancy';
 
 // The mutation of docs/tenancy.md's wall: the users service's one-user read loses its scope (it
@@ -153,6 +153,9 @@ describe('the wall in the database', () => {
 
   it("shows one tenant only its own rows, and refuses a row written in another's name", async () => {
     const tables = (await tenantTables()).filter((table) => !table.partition);
+    const [roleOfB] = await asProvider(() =>
+      t.app.services.unit.db.select({ id: roles.id }).from(roles).where(eq(roles.tenantId, b.tenantId)),
+    );
     const seen = await asApp({ scope: 'tenant', tenantId: a.tenantId }, async (tx, refusal) => {
       const counts: Record<string, number> = {};
       for (const { name } of tables) {
@@ -184,6 +187,10 @@ describe('the wall in the database', () => {
         sql`select count(*)::int as n from user_roles where user_id = ${userB.id}`,
       );
       expect(grants!.n).toBe(0);
+      // A grant of B's role to A's own user is a write in B's name too.
+      expect(
+        await refusal(sql`insert into user_roles (user_id, role_id) values (${headA.id}, ${roleOfB!.id})`),
+      ).toMatch(WALL_REFUSED);
       return counts;
     });
     // The tables the factories filled do show A's rows: the wall is not simply closed.

@@ -67,7 +67,7 @@ BEGIN
       ('notification_preferences', 'EXISTS (SELECT FROM users p WHERE p.id = user_id)'),
       ('user_widget_layouts', 'EXISTS (SELECT FROM users p WHERE p.id = user_id)'),
       ('user_widgets', 'EXISTS (SELECT FROM users p WHERE p.id = user_id)'),
-      ('user_roles', 'EXISTS (SELECT FROM users p WHERE p.id = user_id) AND EXISTS (SELECT FROM roles p WHERE p.id = role_id)'),
+      ('user_roles', 'EXISTS (SELECT FROM users p WHERE p.id = user_id)'),
       ('role_authorities', 'EXISTS (SELECT FROM roles p WHERE p.id = role_id)'),
       ('activity_agents', 'EXISTS (SELECT FROM accounts p WHERE p.id = account_id)'),
       ('execution_last_runs', 'EXISTS (SELECT FROM accounts p WHERE p.id = account_id)'),
@@ -83,6 +83,11 @@ BEGIN
       child.name, child.parent, child.parent);
   END LOOP;
 END $$;--> statement-breakpoint
+-- A role grant is read through its user alone (one probe a row on the users list's hot path), and
+-- written only when its role is in sight too: no company grants another's role.
+ALTER POLICY tenant_wall ON user_roles
+  WITH CHECK ((SELECT current_setting('opsdeck.scope', true)) = 'provider'
+              OR (EXISTS (SELECT FROM users p WHERE p.id = user_id) AND EXISTS (SELECT FROM roles p WHERE p.id = role_id)));--> statement-breakpoint
 -- Under row-level security a search's condition may use an index only if its functions are
 -- LEAKPROOF (else it must wait until the policy has filtered each row): the wall is against our
 -- own forgotten scopes, not hostile SQL, so the few functions our trigram indexes are built on
