@@ -1,5 +1,6 @@
+import { PGlite, protocol } from '@electric-sql/pglite';
 import { and, arrayContains, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
-import { type Executor, selectRows } from '../../db/client';
+import { type Db, type Executor, selectRows } from '../../db/client';
 import { companies, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
 import { ownedBy } from '../../platform/tenancy';
 
@@ -95,11 +96,12 @@ export type NewWebhookEvent = {
 /**
  * The events and one pending delivery of each to each of its endpoints, due at once. An event whose
  * id is already there is left as it is, with no new deliveries: an event named after what caused it
- * (a run's report sent again) is written once. Answers the ids written.
+ * (a run's report sent again) is written once. Answers the ids written. `pglite` is the database
+ * under `db` when it is PGlite (`pgliteOf`): one event is then written by a prepared statement.
  */
-export async function insertEvents(db: Executor, events: readonly NewWebhookEvent[]) {
+export async function insertEvents(db: Executor, events: readonly NewWebhookEvent[], pglite?: PGlite) {
   if (events.length === 0) return [];
-  if (events.length === 1) return insertEvent(db, events[0]!);
+  if (events.length === 1) return pglite ? insertEventPrepared(pglite, events[0]!) : insertEvent(db, events[0]!);
   const column = <T>(pick: (event: NewWebhookEvent) => T) => sql.param(events.map(pick));
   const pairs = events.flatMap((event) => event.endpointIds.map((endpointId) => ({ eventId: event.id, endpointId })));
   // One statement (one round trip, one plan): the events, then a delivery of each event written.
@@ -153,6 +155,66 @@ async function insertEvent(db: Executor, event: NewWebhookEvent) {
     select distinct event_id as id from delivered`,
   );
   return rows.map((row) => row.id);
+}
+
+/**
+ * The PGlite database under `db`, if it is one. Read when a service is made, outside any unit of
+ * work (inside one, `db` is the unit's transaction).
+ */
+export function pgliteOf(db: Db): PGlite | undefined {
+  const client: unknown = (db as { $client?: unknown }).$client;
+  return client instanceof PGlite ? client : undefined;
+}
+
+/**
+ * `insertEvent` on PGlite, as a named statement parsed and planned once per database: parsing and
+ * planning this statement at every change was most of what the outbox added to a change on PGlite
+ * (docs/performance.md, "Webhooks (issue 20)"). The same rows, the endpoints joined as they are.
+ */
+const EVENT_STATEMENT = 'opsdeck_webhook_event';
+const EVENT_SQL = `
+  with written as (
+    insert into webhook_events (id, tenant_id, type, body, at)
+    values ($1, $2::uuid, $3, $4, $5::bigint)
+    on conflict (id) do nothing
+    returning id, type, at
+  )
+  insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
+  select endpoint.id, written.id, written.type, written.at, written.at
+  from written
+  join webhook_endpoints endpoint on endpoint.id = any($6::int[]) and endpoint.enabled`;
+/** The databases whose session holds EVENT_STATEMENT (a named statement outlives the transaction that parsed it). */
+const eventStatementIn = new WeakSet<PGlite>();
+
+async function insertEventPrepared(client: PGlite, event: NewWebhookEvent) {
+  // Called inside `db.transaction`: PGlite's one session belongs to that transaction until it ends
+  // (its lock), so the statement is the change's own, and the change's rollback takes it back.
+  if (!client.isInTransaction()) throw new Error("an outbox event is written in its change's transaction");
+  const { serialize } = protocol;
+  // Under the query lock, as PGlite's own statements (and the scope set before each: db/client.ts).
+  const run = (...messages: Uint8Array[]) =>
+    client.runExclusive(() => client.execProtocol(Buffer.concat(messages), { syncToFs: false }));
+  if (!eventStatementIn.has(client)) {
+    // Parsed on its own: one parsed with a bind that then failed would exist without being noted.
+    await run(serialize.parse({ name: EVENT_STATEMENT, text: EVENT_SQL }), serialize.sync());
+    eventStatementIn.add(client);
+  }
+  const values = [
+    event.id,
+    event.tenantId,
+    event.type,
+    event.body,
+    String(event.at),
+    `{${event.endpointIds.join(',')}}`,
+  ];
+  const { messages } = await run(
+    serialize.bind({ statement: EVENT_STATEMENT, values }),
+    serialize.execute({}),
+    serialize.sync(),
+  );
+  // `INSERT 0 n`, n deliveries written: none when the event was there already or its endpoints went.
+  const done = messages.find((message) => message instanceof protocol.messages.CommandCompleteMessage);
+  return Number(done?.text.split(' ')[2] ?? 0) > 0 ? [event.id] : [];
 }
 
 /** A delivery claimed for one attempt: what the sender needs to make it. */

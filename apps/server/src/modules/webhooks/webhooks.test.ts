@@ -27,6 +27,7 @@ import { resolveAllowed, urlProblem } from '../../platform/outbound';
 import { createExecutionLogsService } from '../execution-logs/service';
 import { expiryWindow, licenseExpiryEvents } from '../licenses/expiry';
 import { createWebhookSender } from './sender';
+import type { OutboxEvent } from './service';
 
 /** A receiver on this machine: records each request, answers what `answer` says (200 by default). */
 type Received = { headers: IncomingHttpHeaders; body: string };
@@ -493,6 +494,35 @@ describe('the outbox', () => {
     await t.database.db.execute(sql`delete from webhook_endpoints where id = ${other.id}`);
     expect((await registerUser(northHead.token, 'stale@north.test')).status).toBe(200);
     expect(await count()).toBe(0);
+  });
+
+  it('takes an event and its delivery back with the change that wrote them, and writes a named event once', async () => {
+    await createEndpoint(northHead.token, { url: receiver.url, events: ['user.archived'] });
+    const { unit, webhooks } = t.app.services;
+    // Through the unit's handle: inside a unit, its transaction.
+    const counts = async () =>
+      (
+        await selectRows<{ events: number; deliveries: number }>(
+          unit.db,
+          sql`select (select count(*)::int from webhook_events) as events,
+            (select count(*)::int from webhook_deliveries) as deliveries`,
+        )
+      )[0]!;
+    const before = await counts();
+    const data = { user: { id: 1, firstName: 'Rolled', lastName: 'Back', emailAddress: 'rolled.back@north.test' } };
+    await expect(
+      unit.run(async () => {
+        await webhooks.outbox.emit('user.archived', north.tenantId, data);
+        expect(await counts()).toEqual({ events: before.events + 1, deliveries: before.deliveries + 1 });
+        throw new Error('the change fails after its event');
+      }),
+    ).rejects.toThrow('the change fails after its event');
+    expect(await counts()).toEqual(before);
+    // Named after its cause and told twice (a run's report sent again): one event, one delivery.
+    const named: OutboxEvent = { type: 'user.archived', tenantId: north.tenantId, data, id: `msg_named_${Date.now()}` };
+    await unit.run(() => webhooks.outbox.emitAll([named]));
+    await unit.run(() => webhooks.outbox.emitAll([named]));
+    expect(await counts()).toEqual({ events: before.events + 1, deliveries: before.deliveries + 1 });
   });
 
   it('keeps events and their deliveries 30 days', async () => {
