@@ -1,5 +1,6 @@
 import { PGlite, protocol } from '@electric-sql/pglite';
 import { and, arrayContains, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, type Executor, selectRows } from '../../db/client';
 import { companies, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
 import { ownedBy } from '../../platform/tenancy';
@@ -132,29 +133,38 @@ export async function insertEvents(db: Executor, events: readonly NewWebhookEven
 }
 
 /**
- * One event, as a change through the API tells it: the same statement with plain values, which
- * PGlite plans and runs in half the time of `unnest` over arrays (docs/performance.md, "Webhooks").
+ * One event and a delivery of it to each of its endpoints that is still enabled, as a change
+ * through the API tells it: plain values, which PGlite plans and runs in half the time of `unnest`
+ * over arrays (docs/performance.md, "Webhooks"). Written with its parameters in `eventValues`'s
+ * order, so that one text serves both databases: through Drizzle, and on PGlite as a named
+ * statement parsed once (`insertEventPrepared`). Returns a row per delivery written.
  */
+const eventStatement = (values: readonly unknown[]) => sql`
+  with written as (
+    insert into webhook_events (id, tenant_id, type, body, at)
+    values (${values[0]}, ${values[1]}::uuid, ${values[2]}, ${values[3]}, ${values[4]}::bigint)
+    on conflict (id) do nothing
+    returning id, type, at
+  )
+  insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
+  select endpoint.id, written.id, written.type, written.at, written.at
+  from written
+  join webhook_endpoints endpoint on endpoint.id = any(${sql.param(values[5])}::int[]) and endpoint.enabled
+  returning event_id`;
+
+/** An event's parameters of `eventStatement`, in its order. */
+const eventValues = (event: NewWebhookEvent): unknown[] => [
+  event.id,
+  event.tenantId,
+  event.type,
+  event.body,
+  event.at,
+  [...event.endpointIds],
+];
+
 async function insertEvent(db: Executor, event: NewWebhookEvent) {
-  const rows = await selectRows<{ id: string }>(
-    db,
-    sql`
-    with written as (
-      insert into webhook_events (id, tenant_id, type, body, at)
-      values (${event.id}, ${event.tenantId}, ${event.type}, ${event.body}, ${event.at})
-      on conflict (id) do nothing
-      returning id, type, at
-    ),
-    delivered as (
-      insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
-      select endpoint.id, written.id, written.type, written.at, written.at
-      from written
-      join webhook_endpoints endpoint on endpoint.id = any(${sql.param([...event.endpointIds])}::int[]) and endpoint.enabled
-      returning event_id
-    )
-    select distinct event_id as id from delivered`,
-  );
-  return rows.map((row) => row.id);
+  const rows = await selectRows<{ event_id: string }>(db, eventStatement(eventValues(event)));
+  return rows.length > 0 ? [event.id] : [];
 }
 
 /**
@@ -169,22 +179,26 @@ export function pgliteOf(db: Db): PGlite | undefined {
 /**
  * `insertEvent` on PGlite, as a named statement parsed and planned once per database: parsing and
  * planning this statement at every change was most of what the outbox added to a change on PGlite
- * (docs/performance.md, "Webhooks (issue 20)"). The same rows, the endpoints joined as they are.
+ * (docs/performance.md, "Webhooks (issue 20)"). The same text, compiled once from `eventStatement`.
  */
 const EVENT_STATEMENT = 'opsdeck_webhook_event';
-const EVENT_SQL = `
-  with written as (
-    insert into webhook_events (id, tenant_id, type, body, at)
-    values ($1, $2::uuid, $3, $4, $5::bigint)
-    on conflict (id) do nothing
-    returning id, type, at
-  )
-  insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
-  select endpoint.id, written.id, written.type, written.at, written.at
-  from written
-  join webhook_endpoints endpoint on endpoint.id = any($6::int[]) and endpoint.enabled`;
+const EVENT_TEXT = (() => {
+  const placeholders = eventValues({ id: '', tenantId: null, type: '', body: '', at: 0, endpointIds: [] }).map(
+    (_, index) => index,
+  );
+  const query = new PgDialect().sqlToQuery(eventStatement(placeholders));
+  // Its parameters must be numbered in eventValues's order.
+  if (query.params.some((value, index) => value !== index)) {
+    throw new Error('eventStatement numbers its parameters out of order');
+  }
+  return query.sql;
+})();
 /** The databases whose session holds EVENT_STATEMENT (a named statement outlives the transaction that parsed it). */
 const eventStatementIn = new WeakSet<PGlite>();
+
+/** A parameter as the text PostgreSQL reads it in a bind: numbers as digits, arrays as `{a,b}`. */
+const asText = (value: unknown) =>
+  value === null ? null : Array.isArray(value) ? `{${value.join(',')}}` : String(value);
 
 async function insertEventPrepared(client: PGlite, event: NewWebhookEvent) {
   // Called inside `db.transaction`: PGlite's one session belongs to that transaction until it ends
@@ -196,19 +210,11 @@ async function insertEventPrepared(client: PGlite, event: NewWebhookEvent) {
     client.runExclusive(() => client.execProtocol(Buffer.concat(messages), { syncToFs: false }));
   if (!eventStatementIn.has(client)) {
     // Parsed on its own: one parsed with a bind that then failed would exist without being noted.
-    await run(serialize.parse({ name: EVENT_STATEMENT, text: EVENT_SQL }), serialize.sync());
+    await run(serialize.parse({ name: EVENT_STATEMENT, text: EVENT_TEXT }), serialize.sync());
     eventStatementIn.add(client);
   }
-  const values = [
-    event.id,
-    event.tenantId,
-    event.type,
-    event.body,
-    String(event.at),
-    `{${event.endpointIds.join(',')}}`,
-  ];
   const { messages } = await run(
-    serialize.bind({ statement: EVENT_STATEMENT, values }),
+    serialize.bind({ statement: EVENT_STATEMENT, values: eventValues(event).map(asText) }),
     serialize.execute({}),
     serialize.sync(),
   );
