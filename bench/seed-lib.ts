@@ -22,6 +22,25 @@ export async function openSeedDatabase() {
   return database;
 }
 
+/**
+ * `BENCH_WALL=off`: what the database's wall costs, measured by taking it away (docs/performance.md,
+ * "Row-level security (issue 21)"). Row-level security is disabled on every table of this
+ * benchmark's own database, so that the same server runs the same statements without the policies.
+ * Never for a database anyone uses.
+ */
+export async function takeDownTheWallIfAsked(db: Db) {
+  if (process.env.BENCH_WALL !== 'off') return;
+  await db.execute(sql`do $$
+    declare t record;
+    begin
+      for t in select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+               where n.nspname = 'public' and c.relrowsecurity loop
+        execute format('alter table %I disable row level security', t.relname);
+      end loop;
+    end $$`);
+  console.log('BENCH_WALL=off: row-level security disabled on every table of this database');
+}
+
 /** A company and its head, a Company Administrator who signs in with `head.email` and `head.password`. */
 export async function seedCompanyWithHead(
   db: Db,

@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { INDUSTRY_TYPES } from '../apps/server/src/db/reference-data';
 import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
-import { openSeedDatabase, words } from './seed-lib';
+import { openSeedDatabase, takeDownTheWallIfAsked, words } from './seed-lib';
 
 const companyCount = Number(process.env.BENCH_COMPANIES ?? 10_000);
 const accountCount = Number(process.env.BENCH_ACCOUNTS ?? 200_000);
@@ -222,6 +222,7 @@ await db.execute(sql`
   (select ${words(firstNames)} as f, ${words(lastNames)} as ln, ${words(ouis)} as o) as lists
 `);
 // A database that has been running is vacuumed: GIN pending lists merged, the visibility map set.
+await takeDownTheWallIfAsked(db);
 await db.execute(sql`vacuum analyze`);
 console.log(
   `seeded ${companyCount} companies and ${accountCount} accounts into ${database.kind} in ` +

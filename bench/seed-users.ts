@@ -8,7 +8,7 @@ import { companies, credentials, departments, users } from '../apps/server/src/d
 import { assignRole, ensureBuiltInRole } from '../apps/server/src/modules/roles/queries';
 import { hashPassword } from '../apps/server/src/platform/passwords';
 import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
-import { openSeedDatabase } from './seed-lib';
+import { openSeedDatabase, takeDownTheWallIfAsked } from './seed-lib';
 
 const count = Number(process.env.BENCH_USERS ?? 100_000);
 const headEmail = process.env.BENCH_HEAD_EMAIL ?? 'head@bench.test';
@@ -77,6 +77,7 @@ await db.execute(sql`
   from users where tenant_id = ${tenantId}::uuid and id <> ${head!.id}
 `);
 // A database that has been running is vacuumed: GIN pending lists merged, the visibility map set.
+await takeDownTheWallIfAsked(db);
 await db.execute(sql`vacuum analyze`);
 console.log(`seeded ${count} users into ${database.kind} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 await database.close();

@@ -18,7 +18,7 @@ import { blobs } from '../apps/server/src/db/schema';
 import { sha256Of } from '../apps/server/src/modules/workflows/blob-store';
 import { ensureTreeRoot, insertDirectory } from '../apps/server/src/modules/workflows/queries';
 import { runScriptAsOwner } from '../apps/server/src/platform/tenancy';
-import { openSeedDatabase, seedCompanyWithHead, words } from './seed-lib';
+import { openSeedDatabase, seedCompanyWithHead, takeDownTheWallIfAsked, words } from './seed-lib';
 
 const count = Number(process.env.BENCH_WORKFLOWS ?? 10_000);
 const headEmail = process.env.BENCH_HEAD_EMAIL ?? 'head@bench.test';
@@ -122,6 +122,7 @@ await db.execute(sql`
   where w.directory_id = ${directory.id}
 `);
 // A database that has been running is vacuumed: the visibility map set, the statistics current.
+await takeDownTheWallIfAsked(db);
 await db.execute(sql`vacuum analyze`);
 console.log(
   `seeded ${count} workflows in 'Workflows/${directoryName}' into ${database.kind} in ` +

@@ -15,6 +15,11 @@ import { type Executor, selectRows } from '../db/client';
 import { roles, users } from '../db/schema';
 import { asProvider, EVERY_TENANT, inTenant, type TenantScope } from './tenancy';
 
+// The suite shares one module registry between files (vitest.config.ts, `isolate: false`): a
+// module another file imported first would stay the real one. So this file starts from an empty
+// registry (its imports, mocks included, are evaluated afresh), and leaves one behind it.
+vi.hoisted(() => vi.resetModules());
+
 // The mutation of docs/tenancy.md's wall: the users service's one-user read loses its scope (it
 // reads by id alone, as a forgotten `inScope` would), so only the database stands between the
 // companies. The original still runs for every other caller.
@@ -65,6 +70,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The next file of this worker gets the real modules again.
+  vi.doUnmock('../modules/users/queries');
+  vi.resetModules();
   await t?.close();
 });
 
@@ -229,9 +237,15 @@ describe('the wall in the database', () => {
     const db = t.app.services.unit.db;
     const tokenA = await t.login(headA.email, headA.password);
     const admin = await t.login(ADMIN.email, ADMIN.password);
-    // The mutation took: the provider, whose scope is every company, archives by id alone.
+    // The mutation took: the provider acting on company A (X-Tenant-Id) archives B's user, which
+    // the read in A's scope would not have found; only the provider's database scope lets it.
     const another = await createUser(db, { company: b });
-    expect((await t.call(`/api/user/archive/${another.id}`, { method: 'DELETE', token: admin })).status).toBe(200);
+    const provider = await t.call(`/api/user/archive/${another.id}`, {
+      method: 'DELETE',
+      token: admin,
+      tenantId: a.tenantId,
+    });
+    expect(provider.status).toBe(200);
     const answer = await t.call<{ key: string }>(`/api/user/archive/${userB.id}`, { method: 'DELETE', token: tokenA });
     expect(answer.status).toBe(404);
     const [row] = await asProvider(() =>

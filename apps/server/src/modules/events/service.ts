@@ -23,6 +23,13 @@ import { type AuditWriter, actorOf, originOfSocket } from '../../platform/audit'
 import { databaseFailureReason } from '../../platform/database-errors';
 import type { DomainEvent, EventBus } from '../../platform/events';
 import type { StompHandlers } from '../../platform/stomp/server';
+import {
+  continueInDatabaseScope,
+  type DatabaseScope,
+  databaseScopeOf,
+  inDatabaseScope,
+  inTenant,
+} from '../../platform/tenancy';
 import type { ActivityService } from '../activity/service';
 import type { WebhookOutbox } from '../webhooks/service';
 import { type AgentIdentity, type AgentKeyOptions, identifyAgent, keyRefusal } from './agent-keys';
@@ -402,10 +409,13 @@ export function createEventsService(options: EventsServiceOptions) {
    * until its workflows change (10,000 agents reconnecting read it a few times, not 10,000).
    */
   const workflowLists = new Map<string, Promise<{ id: number; name: string }[]>>();
+  /** One company's runnable workflows, read in its scope (whoever asks: a CONNECT, a change). */
+  const companyWorkflows = (tenantId: string, ids?: readonly number[]) =>
+    inTenant(tenantId, () => runnableWorkflows(db, tenantId, ids));
   function tenantWorkflows(tenantId: string) {
     let list = workflowLists.get(tenantId);
     if (!list) {
-      list = runnableWorkflows(db, tenantId);
+      list = companyWorkflows(tenantId);
       workflowLists.set(tenantId, list);
       // Only forgets a failed read, so that the next agent reads again: the failure itself goes to
       // the caller that awaits `list` (the connecting agent, refused ERROR_SERVICE_UNAVAILABLE).
@@ -508,9 +518,7 @@ export function createEventsService(options: EventsServiceOptions) {
     );
     if (agents.length === 0) return;
     const rows =
-      event.kind === 'archived' || event.kind === 'deleted'
-        ? []
-        : await runnableWorkflows(db, event.tenantId, event.ids);
+      event.kind === 'archived' || event.kind === 'deleted' ? [] : await companyWorkflows(event.tenantId, event.ids);
     const live = new Map(rows.map((row) => [row.id, row]));
     for (const session of agents) {
       const entry = presence.get(session.id);
@@ -748,54 +756,76 @@ export function createEventsService(options: EventsServiceOptions) {
       });
     },
     async connected(session) {
-      if (session.context.kind === 'agent') return refusing(() => agentConnected(session));
+      if (session.context.kind === 'agent')
+        return inDatabaseScope(scopeOfSession(session), () => refusing(() => agentConnected(session)));
       consoles.add(session);
     },
     subscribe(session, destination) {
-      return refusing(() =>
-        session.context.kind === 'agent'
-          ? agentSubscribe(session, destination)
-          : consoleSubscribe(session, destination),
+      return inDatabaseScope(scopeOfSession(session), () =>
+        refusing(() =>
+          session.context.kind === 'agent'
+            ? agentSubscribe(session, destination)
+            : consoleSubscribe(session, destination),
+        ),
       );
     },
     message(session, destination, body) {
-      return refusing(() =>
-        session.context.kind === 'agent'
-          ? agentMessage(session, destination, body)
-          : consoleMessage(session, destination, body),
+      return inDatabaseScope(scopeOfSession(session), () =>
+        refusing(() =>
+          session.context.kind === 'agent'
+            ? agentMessage(session, destination, body)
+            : consoleMessage(session, destination, body),
+        ),
       );
     },
     disconnected(session) {
-      fanOut.forget(session);
-      if (session.context.kind === 'console') {
-        consoles.delete(session);
-        return;
-      }
-      if (localAgents.get(session.id) !== session) return;
-      localAgents.delete(session.id);
-      // Its open spans end at the last thing it sent (docs/monitor.md).
-      const { identity } = session.context as AgentContext;
-      const { key } = identity;
-      void tellWebhooks('agent.disconnected', identity);
-      void noteSighting(key, false, session.lastHeardAt);
-      void options.activity
-        ?.agentGone({ accountId: key.accountId, tenantId: key.tenantId }, session.lastHeardAt)
-        .catch((err: unknown) => log.warn({ err }, 'open activity spans not closed'));
-      const entry = presence.get(session.id);
-      void backplane
-        .deleteAgent(session.id)
-        .catch((err: unknown) =>
-          backplaneFailed(err, "a departed agent's presence not removed: this instance clears it when it rejoins"),
-        );
-      void backplane
-        .publish({ type: 'agent-down', sessionId: session.id, tenantId: entry?.agent.tenantId ?? null })
-        .catch((err: unknown) => {
-          // This instance's consoles hear of it at once; the others drop it with this instance's roster.
-          backplaneFailed(err, "an agent's departure not announced to the other instances: removed here only");
-          removeAgent(session.id);
-        });
+      continueInDatabaseScope(scopeOfSession(session), () => sessionEnded(session));
     },
   };
+
+  /**
+   * The database's scope of what a session's frames cause (docs/tenancy.md): an agent's, its key's
+   * company (the provider's for a key of no company); a console's, its person's, as their
+   * requests. Only the CONNECT, which finds out who is calling, runs as the provider.
+   */
+  function scopeOfSession(session: LiveSession): DatabaseScope {
+    const { context } = session;
+    return databaseScopeOf(
+      context.kind === 'agent' ? { ownTenantId: context.identity.key.tenantId } : (context as ConsoleContext).auth,
+    );
+  }
+
+  /** A session gone: a console forgotten; an agent's presence, open spans and sighting closed. */
+  function sessionEnded(session: LiveSession) {
+    fanOut.forget(session);
+    if (session.context.kind === 'console') {
+      consoles.delete(session);
+      return;
+    }
+    if (localAgents.get(session.id) !== session) return;
+    localAgents.delete(session.id);
+    // Its open spans end at the last thing it sent (docs/monitor.md).
+    const { identity } = session.context as AgentContext;
+    const { key } = identity;
+    void tellWebhooks('agent.disconnected', identity);
+    void noteSighting(key, false, session.lastHeardAt);
+    void options.activity
+      ?.agentGone({ accountId: key.accountId, tenantId: key.tenantId }, session.lastHeardAt)
+      .catch((err: unknown) => log.warn({ err }, 'open activity spans not closed'));
+    const entry = presence.get(session.id);
+    void backplane
+      .deleteAgent(session.id)
+      .catch((err: unknown) =>
+        backplaneFailed(err, "a departed agent's presence not removed: this instance clears it when it rejoins"),
+      );
+    void backplane
+      .publish({ type: 'agent-down', sessionId: session.id, tenantId: entry?.agent.tenantId ?? null })
+      .catch((err: unknown) => {
+        // This instance's consoles hear of it at once; the others drop it with this instance's roster.
+        backplaneFailed(err, "an agent's departure not announced to the other instances: removed here only");
+        removeAgent(session.id);
+      });
+  }
 
   return {
     handlers,
