@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 const table = (page: Page) => page.getByRole('table', { name: 'Activities' });
 const row = (page: Page, name: string) => table(page).getByRole('row').filter({ hasText: name });
@@ -11,7 +11,7 @@ test.describe('activities', () => {
     const suffix = Date.now().toString(36);
     const name = `E2E Read Excel ${suffix}`;
     const key = `e2e-read-excel-${suffix}`;
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/license/activities');
     await expect(page.getByRole('heading', { level: 1, name: 'Activities' })).toBeVisible();
     await expectAccessible(page, 'Activities');
@@ -71,7 +71,7 @@ test.describe('activities', () => {
 
 test.describe('premium activities', () => {
   test('the provider admin drags an activity into the premium list and moves it back by keyboard', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/license/premium-activities');
     await expect(page.getByRole('heading', { level: 1, name: 'Premium Activities' })).toBeVisible();
     const regular = page.getByRole('region', { name: /^Regular activities/ });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 /**
  * CSV export of the tables (docs/csv-export.md): the shared Download CSV button fetches the
@@ -46,7 +46,7 @@ async function downloadCsv(page: Page) {
 }
 
 test('the users table downloads the rows of its search as CSV', async ({ page }) => {
-  await signIn(page, USERS.companyHead.email);
+  await signInByToken(page, USERS.companyHead.email);
   await page.goto('/dashboard/management/users');
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
   await page.getByRole('search').getByLabel('Search').fill('Maria');
@@ -63,7 +63,7 @@ test('the users table downloads the rows of its search as CSV', async ({ page })
 });
 
 test('the departments table downloads its whole list as CSV', async ({ page }) => {
-  await signIn(page, USERS.companyHead.email);
+  await signInByToken(page, USERS.companyHead.email);
   await page.goto('/dashboard/management/departments');
   await expect(page.getByRole('heading', { level: 1, name: 'Departments' })).toBeVisible();
   const shown = await page.getByRole('table', { name: 'Departments' }).getByRole('row').count();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 const PAGE = '/dashboard/management/departments';
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
@@ -15,7 +15,7 @@ const row = (page: Page, name: string) =>
 const tree = (page: Page) => page.getByRole('tree', { name: 'Department hierarchy' });
 
 async function openDepartments(page: Page, email: string) {
-  await signIn(page, email);
+  await signInByToken(page, email);
   await page.goto(PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Departments' })).toBeVisible();
 }

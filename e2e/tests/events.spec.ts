@@ -7,7 +7,6 @@ import {
   DEMO_PASSWORD,
   demoAgentKey,
   generatedAgentKey,
-  signIn,
   signInByToken,
   startTestAgent,
   type TestAgent,
@@ -145,7 +144,7 @@ test.describe('workflow events with simulated agents', () => {
     const anonymous = await generatedAgentKey(baseURL, HARBOR.name);
     expect(named.fullName).toBeTruthy();
 
-    await signIn(page, HARBOR.head);
+    await signInByToken(page, HARBOR.head);
     await openEvents(page);
     await expect(page.getByText(NO_AGENTS)).toBeVisible();
     await expect(cards(page)).toHaveCount(0);

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signIn, signInByToken, USERS } from './support';
 
 /**
  * What a new user met by trying the console (issue 18, "Rough edges"), each kept from coming back:
@@ -49,7 +49,7 @@ test.describe('a new user', () => {
   });
 
   test('tells every account apart before deleting one: its key, company, licence and department', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/license/accounts');
     const table = page.getByRole('table', { name: 'Accounts' });
     await expect(table.locator('tbody tr')).toHaveCount(10);
@@ -64,7 +64,7 @@ test.describe('a new user', () => {
   });
 
   test("shows the provider's company folders with the dates their trees were made, not 1970", async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/workflow/list');
     const table = page.getByRole('table', { name: 'Workflows and directories' });
     await expect(table.getByRole('row', { name: /Northwind Logistics/ })).toBeVisible();
@@ -72,7 +72,7 @@ test.describe('a new user', () => {
   });
 
   test('opens the file picker with Enter on the workflow file field, and does not send the form', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto('/dashboard/workflow/list');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Create workflow' }).click();
@@ -90,7 +90,7 @@ test.describe('a new user', () => {
   });
 
   test("steps back through a table's pages with the browser's Back", async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     const table = page.getByRole('table', { name: 'Users' });
     await expect(table).toHaveAttribute('aria-busy', 'false');
@@ -106,7 +106,7 @@ test.describe('a new user', () => {
   });
 
   test('reads the selected sidebar entry at 4.5:1 or more, under the pointer too', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     const selected = page.getByRole('navigation', { name: 'Main navigation' }).locator('[aria-current="page"]');
     await expect(selected).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signIn, signInByToken, USERS } from './support';
 
 // The machine is shared: a reload that loads the console again may take a while. Each test signs
 // in on a page of its own and changes nothing, so they go to whichever workers are free.
@@ -47,7 +47,7 @@ for (const viewport of [
 
     for (const list of LISTS) {
       test(`${list.create}: the button covers no row action and no page link`, async ({ page }) => {
-        await signIn(page, USERS.admin.email);
+        await signInByToken(page, USERS.admin.email);
         await page.goto(list.path);
         await expect(page.getByRole('button', { name: list.create })).toBeVisible();
         if (!list.table) {
@@ -76,7 +76,7 @@ test.describe('at 800 px', () => {
   test.use({ viewport: { width: 800, height: 900 } });
 
   test('the sidebar is a drawer opened from the top bar, closed by a link or Escape', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
     await expect(nav(page)).toBeHidden();
@@ -97,7 +97,7 @@ test.describe('at 800 px', () => {
   });
 
   test('role badges keep their words', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/roles');
     const badge = page.getByTestId('role-item').first().getByText('Built-in', { exact: true });
     await expect(badge).toBeVisible();
@@ -110,7 +110,7 @@ test.describe('at 360 px', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test('the page fits the width and the table scrolls inside its card', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     await expect(page.getByRole('table', { name: 'Users' }).getByRole('row').nth(1)).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -124,9 +124,12 @@ test.describe('at 360 px', () => {
   });
 
   test('the audit log and a record of it fit the width', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/audit');
-    const first = page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1);
+    const table = page.getByRole('table', { name: 'Audit log' });
+    // Loaded and settled: a click on a row the table is still replacing opens nothing.
+    await expect(table).toHaveAttribute('aria-busy', 'false');
+    const first = table.getByRole('row').nth(1);
     await expect(first).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await first.click();
@@ -142,7 +145,7 @@ test.describe('at 360 px', () => {
     { path: '/dashboard/management/alerts', table: 'Alert rules', create: 'Add alert rule' },
   ]) {
     test(`${table}: the page fits the width, and so does its form`, async ({ page }) => {
-      await signIn(page, USERS.companyHead.email);
+      await signInByToken(page, USERS.companyHead.email);
       await page.goto(path);
       await expect(page.getByRole('table', { name: table })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
@@ -157,7 +160,7 @@ test.describe('at 360 px', () => {
   }
 
   test('the API tokens page fits the width with its create button', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/profile/tokens');
     await expect(page.getByRole('table', { name: 'API tokens' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -169,7 +172,7 @@ test.describe('keyboard', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
   test('the skip link is the first Tab stop, and Create is a few Tabs after it', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     await expect(page.getByRole('table', { name: 'Users' }).getByRole('row').nth(1)).toBeVisible();
     await page.keyboard.press('Tab');
@@ -223,7 +226,7 @@ test.describe('keyboard', () => {
   test('the schedules dialog opens on itself, not its close button, when its first field is a searchable picker', async ({
     page,
   }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto('/dashboard/management/schedules');
     await page.getByRole('button', { name: 'Create schedule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create schedules' });
@@ -254,7 +257,7 @@ test.describe('sorting and memory', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
   test('a click anywhere in a header cell sorts, and the header says how', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/departments');
     const header = page.getByRole('table', { name: 'Departments' }).getByRole('columnheader', { name: 'Head' });
     await expect(header).toHaveAttribute('aria-sort', 'none');

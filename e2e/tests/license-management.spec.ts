@@ -4,7 +4,7 @@ import { registrationFileText } from '@opsdeck/licensing/registration';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
-import { DEMO_PASSWORD, signIn, USERS } from './support';
+import { DEMO_PASSWORD, signIn, signInByToken, USERS } from './support';
 
 /**
  * License Management as the browser drives it on the real stack: companies and their heads,
@@ -148,7 +148,7 @@ test.describe('companies', () => {
     const name = `E2E Parcel ${tag}`;
     const email = `e2e.head.${tag}@example.test`;
     const password = `head password ${tag}`;
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto(COMPANIES);
     await expect(page.getByRole('heading', { level: 1, name: 'Companies' })).toBeVisible();
     await expect(rowOf(companiesTable(page), USERS.companyHead.company)).toBeVisible();
@@ -205,7 +205,7 @@ test.describe('companies', () => {
   });
 
   test('a company that holds licences cannot be deleted', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto(COMPANIES);
     await search(page, USERS.companyHead.company);
     const row = rowOf(companiesTable(page), USERS.companyHead.company);
@@ -231,7 +231,7 @@ test.describe('licences and keys as the provider admin', () => {
     const label = `Robots ${tag}`;
     const company = await (await asProviderAdmin(request)).company(companyName, 'Robotics');
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto(`${COMPANIES}/${company.id}`);
     await expect(page.getByRole('heading', { level: 1, name: companyName })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Company summary' })).toContainText('No license');
@@ -397,7 +397,7 @@ test.describe('licences as the company head', () => {
 test.describe('accounts', () => {
   test('lists, searches and expands the accounts; adds a solo account from a file and deletes it', async ({ page }) => {
     const tag = stamp();
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto(ACCOUNTS);
     await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
     await expect(accountsTable(page).locator('tbody tr')).toHaveCount(10);
@@ -480,7 +480,7 @@ test.describe('accounts', () => {
       );
     const ascending = ['ada Lovett', 'Ben Achebe', 'Carla Byrne', 'delia Moss'];
 
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto(ACCOUNTS);
     const table = accountsTable(page);
     const fullName = table.getByRole('columnheader', { name: /Full name/ });

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signIn, signInByToken, USERS } from './support';
 
 // The machine is shared: a reload that loads the console again may take a while.
 test.describe.configure({ timeout: 90_000 });
@@ -11,7 +11,7 @@ const firstCells = (page: Page, table: string) =>
 
 test.describe('list state in the URL', () => {
   test('users (paged by the server): search, sort and page survive a reload and the back button', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/users');
     const table = page.getByRole('table', { name: 'Users' });
     await expect(table).toHaveAttribute('aria-busy', 'false');
@@ -45,7 +45,7 @@ test.describe('list state in the URL', () => {
   });
 
   test('departments (filtered in the browser): a shared link shows the same rows', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto('/dashboard/management/departments?q=oper&sort=-name');
     await expect(page.getByRole('search').getByLabel('Search')).toHaveValue('oper');
     const table = page.getByRole('table', { name: 'Departments' });

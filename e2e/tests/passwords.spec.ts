@@ -1,6 +1,6 @@
 import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 /** The password rule (docs/security.md, Passwords) in the user form, as a company head meets it. */
 test.describe('a new password', () => {
@@ -9,7 +9,7 @@ test.describe('a new password', () => {
   }) => {
     const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
     const email = `e2e.password.${tag}@example.test`;
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto('/dashboard/management/users');
     await page.getByRole('button', { name: 'Create user' }).click();
     const form = page.getByRole('dialog');

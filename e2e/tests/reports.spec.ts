@@ -2,7 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { EXCEPTION_CSV_COLUMNS, LOG_CSV_COLUMNS } from '@opsdeck/contract/reports';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { agentWorkflowId, DEMO_PASSWORD, demoAgentKey, signIn, startTestAgent, type TestAgent, USERS } from './support';
+import {
+  agentWorkflowId,
+  DEMO_PASSWORD,
+  demoAgentKey,
+  signIn,
+  signInByToken,
+  startTestAgent,
+  type TestAgent,
+  USERS,
+} from './support';
 
 /**
  * Reports (spec sections 2, 3 and 9) on the whole stack: the agent report over the demo's 90 days
@@ -145,7 +154,7 @@ test.describe('reports', () => {
     request,
     server,
   }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto(REPORT);
     await ensureExecutedTimeThisMonth(page, request, server.url);
     await expect(page.getByRole('heading', { level: 1, name: 'Agent Report' })).toBeVisible();
@@ -266,7 +275,7 @@ test.describe('reports', () => {
     });
     expect(created.status(), await created.text()).toBe(201);
 
-    await signIn(page, email, password);
+    await signInByToken(page, email, password);
     await page.goto(REPORT);
     await expect(page.getByRole('heading', { level: 1, name: 'Agent Report' })).toBeVisible();
     for (const tile of ['completed', 'failed', 'scheduled', 'active-agents'])
@@ -466,7 +475,7 @@ test.describe('reports', () => {
     test('appears on the execution logs page and in the agent report without a reload', async ({ page, server }) => {
       const baseURL = server.url;
       agent = await startTestAgent(baseURL, await demoAgentKey(baseURL, CEDAR.name));
-      await signIn(page, CEDAR.head);
+      await signInByToken(page, CEDAR.head);
       await page.goto(`${LOGS}?q=${encodeURIComponent(QUICK)}`);
       const logs = table(page, 'Execution Logs');
       await settledTable(logs);

@@ -1,12 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 const ROLES_PATH = '/dashboard/management/roles';
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
 async function openRoles(page: Page, email: string) {
-  await signIn(page, email);
+  await signInByToken(page, email);
   await page.goto(ROLES_PATH);
   await expect(page.getByRole('heading', { level: 1, name: 'Roles' })).toBeVisible();
 }

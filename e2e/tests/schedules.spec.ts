@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const iso = (date: Date) =>
@@ -179,12 +179,12 @@ async function scheduleLifecycle(page: Page, options: { users: [string, string];
 test.describe('schedules', () => {
   test.describe.configure({ timeout: 90_000 });
   test('the company head creates, finds, updates and deletes schedules', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await scheduleLifecycle(page, { users: ['Mateo Rossi', 'Amara Okoye'], offset: 40 });
   });
 
   test('the provider admin does the same for a company it picks', async ({ page }) => {
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await scheduleLifecycle(page, {
       users: ['Hannah Becker', 'Lucas Moreau'],
       offset: 50,
@@ -193,7 +193,7 @@ test.describe('schedules', () => {
   });
 
   test('delete mode offers only schedules that have not started', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto('/dashboard/management/schedules');
     await page.getByRole('combobox', { name: 'Date range' }).click();
     await page.getByRole('option', { name: 'All' }).click();

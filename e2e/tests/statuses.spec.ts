@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { pngFile } from './png-fixtures';
-import { asCompanyHead, signIn, USERS } from './support';
+import { asCompanyHead, signInByToken, USERS } from './support';
 
 const PAGE = '/dashboard/management/statuses';
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
@@ -11,7 +11,7 @@ const table = (page: Page) => page.getByRole('table', { name: 'Statuses' });
 const row = (page: Page, name: string) => table(page).getByRole('row').filter({ hasText: name });
 
 async function openStatuses(page: Page, email: string) {
-  await signIn(page, email);
+  await signInByToken(page, email);
   await page.goto(PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Statuses' })).toBeVisible();
 }

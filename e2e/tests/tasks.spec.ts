@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { asCompanyHead, signIn, USERS } from './support';
+import { asCompanyHead, signInByToken, USERS } from './support';
 
 const PAGE = '/dashboard/management/tasks';
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
@@ -11,7 +11,7 @@ const row = (page: Page, table: string, name: string) =>
 const search = (page: Page, text: string) => page.getByRole('search').getByLabel('Search').fill(text);
 
 async function openTasks(page: Page, email: string) {
-  await signIn(page, email);
+  await signInByToken(page, email);
   await page.goto(PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Tasks' })).toBeVisible();
 }
@@ -125,7 +125,7 @@ test.describe('tasks', () => {
     const status = await api.status(statusName, 'Customer Care');
     await api.task(unique('E2E Uses Status'), status.id, 'Customer Care');
 
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto('/dashboard/management/statuses');
     await search(page, statusName);
     await row(page, 'Statuses', statusName)

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 const PAGE = '/dashboard/management/users';
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
@@ -11,7 +11,7 @@ const row = (page: Page, text: string) => table(page).getByRole('row').filter({ 
 const combo = (form: Locator, label: string) => form.getByRole('combobox', { name: label, exact: true });
 
 async function openUsers(page: Page, email: string) {
-  await signIn(page, email);
+  await signInByToken(page, email);
   await page.goto(PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
 }

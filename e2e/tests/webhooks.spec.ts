@@ -4,7 +4,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { expectAccessible } from './axe';
 import { expect, test } from './fixtures';
-import { DEMO_PASSWORD, signIn, USERS } from './support';
+import { DEMO_PASSWORD, signIn, signInByToken, USERS } from './support';
 
 const APP_KEY = { 'X-App-Key': 'opsdeck-console' };
 
@@ -185,7 +185,7 @@ test("the provider manages a company's endpoints on its company page, in that co
   const urls = async (headers: Record<string, string>) =>
     ((await (await request.get('/api/webhook', { headers })).json()) as { url: string }[]).map((row) => row.url);
 
-  await signIn(page, USERS.admin.email);
+  await signInByToken(page, USERS.admin.email);
   await page.goto(`/dashboard/license/companies/${northwind?.id}`);
   const section = page.getByRole('region', { name: 'Webhooks' });
   await section.getByRole('button', { name: 'Add endpoint' }).click();

@@ -1,7 +1,7 @@
 import { writeRax } from '@opsdeck/rax/write';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 /**
  * The Workflows page by keyboard and on a phone (issue 18): the focus comes back to the table
@@ -47,7 +47,7 @@ test.describe('the Workflows page by keyboard', () => {
   test('gives the focus back to the table after a folder opens and after each dialog closes', async ({ page }) => {
     test.slow();
     const folder = `Keys ${stamp()}`;
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await listAt(page, 'Workflows/Operations');
     await expect(table(page).getByRole('row').nth(1)).toBeVisible();
 
@@ -109,7 +109,7 @@ test.describe('the Workflows page on a phone', () => {
   test("reaches rename, edit, download and delete by touch through a row's actions button", async ({ page }) => {
     test.slow();
     const folder = `Touch ${stamp()}`;
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await listAt(page, 'Workflows/Operations');
     const made = await openCreate(page, 'Create directory');
     await made.getByLabel('Name').fill(folder);

@@ -3,7 +3,7 @@ import { readRax } from '@opsdeck/rax/read';
 import { writeRax } from '@opsdeck/rax/write';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn, USERS } from './support';
+import { signInByToken, USERS } from './support';
 
 /**
  * The Workflows area as the browser drives it on the real stack: the demo trees, directories,
@@ -83,7 +83,7 @@ async function dropFile(page: Page, target: Locator, file: { name: string; buffe
 
 test.describe('workflows as a company head', () => {
   test('the demo tree opens folder by folder, with breadcrumbs that jump back', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto(LIST);
     await expect(row(page, 'Finance')).toBeVisible();
     await row(page, 'Finance').dblclick();
@@ -101,7 +101,7 @@ test.describe('workflows as a company head', () => {
   }) => {
     test.slow();
     const folder = `E2E ${stamp()}`;
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await listAt(page, 'Workflows/Operations');
     await createDirectory(page, folder);
     await row(page, folder).dblclick();
@@ -150,7 +150,7 @@ test.describe('workflows as a company head', () => {
   });
 
   test('opens a workflow with its versions and downloads one named after the workflow', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await listAt(page, 'Workflows/HR/Onboarding');
     await row(page, 'New hire accounts.rax').dblclick();
     const modal = dialog(page, /Update workflow New hire accounts/);
@@ -172,7 +172,7 @@ test.describe('workflows as a company head', () => {
   });
 
   test('hides edit, delete and the search at the root, and shows them one level down', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await page.goto(LIST);
     await expect(row(page, 'Finance')).toBeVisible();
     await expect(page.getByRole('search')).toHaveCount(0);
@@ -190,7 +190,7 @@ test.describe('workflows as a company head', () => {
   });
 
   test('searches below the current directory, each hit with its path', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await listAt(page, 'Workflows/Finance');
     await page.getByRole('search').getByLabel('Search').fill('invoice');
     await expect(row(page, 'Invoice intake.rax')).toContainText('Workflows/Finance/Invoices');
@@ -198,7 +198,7 @@ test.describe('workflows as a company head', () => {
   });
 
   test('keeps the hidden columns across a reload', async ({ page }) => {
-    await signIn(page, USERS.companyHead.email);
+    await signInByToken(page, USERS.companyHead.email);
     await listAt(page, 'Workflows/Finance/Invoices');
     const header = table(page).getByRole('columnheader', { name: /Description/ });
     await expect(header).toBeVisible();
@@ -218,7 +218,7 @@ test.describe('workflows as a company head', () => {
 test.describe('workflows as the provider admin', () => {
   test('sees a folder per company, acts through it, and edits only from the third level', async ({ page }) => {
     test.slow();
-    await signIn(page, USERS.admin.email);
+    await signInByToken(page, USERS.admin.email);
     await page.goto(LIST);
     const company = row(page, USERS.companyHead.company);
     await expect(company).toBeVisible();
