@@ -1,9 +1,10 @@
 import type { GeneratedAccount } from '@opsdeck/contract/accounts';
 import type { License } from '@opsdeck/contract/licenses';
 import type { Workflow } from '@opsdeck/contract/workflows';
-import { expect } from 'vitest';
-import type { TestApp } from './app';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { ADMIN, startTestApp, type TestApp } from './app';
 import { createCompany, createDepartment, type TestCompany } from './factories';
+import { connectPeer, type LivePeer } from './live';
 import { tokenFor } from './sign-in';
 import { uploadWorkflow } from './workflow-files';
 
@@ -65,4 +66,42 @@ export function liveTenants(t: () => TestApp, admin: () => string) {
   }
 
   return { tenant, newKey };
+}
+
+/** What `liveSuite` readies before a file's tests: the app, the provider admin's token, two companies. */
+export type LiveSuite = { t: TestApp; admin: string; acme: LiveTenant; globex: LiveTenant };
+
+/**
+ * A test file of the live channel: registers its hooks (an app on its own database, signed in as the
+ * provider admin, with Acme Robotics and Globex ready; the peers a test opened closed after it; the
+ * app closed after the file) and hands `ready` what it readied. `open` connects a peer that is
+ * closed after the test; `tenant` and `newKey` make more companies and keys.
+ */
+export function liveSuite(ready: (suite: LiveSuite) => void, options: { afterAll?: () => void } = {}) {
+  let t: TestApp | undefined;
+  let admin = '';
+  const peers: LivePeer[] = [];
+  const { tenant, newKey } = liveTenants(
+    () => t!,
+    () => admin,
+  );
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await t.login(ADMIN.email, ADMIN.password);
+    ready({ t, admin, acme: await tenant('Acme Robotics'), globex: await tenant('Globex') });
+  });
+  afterEach(async () => {
+    await Promise.all(peers.splice(0).map((peer) => peer.close()));
+  });
+  afterAll(async () => {
+    options.afterAll?.();
+    await t?.close();
+  });
+  /** A peer closed after the test; `subscriptions` are made before it resolves. */
+  async function open(headers: Record<string, string>, subscriptions: readonly string[] = []) {
+    const peer = await connectPeer(t!.baseUrl, headers, subscriptions);
+    peers.push(peer);
+    return peer;
+  }
+  return { open, tenant, newKey };
 }

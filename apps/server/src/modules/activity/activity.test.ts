@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Activity, ActivityRefusal } from '@opsdeck/contract/activity';
 import { DESTINATIONS, type LiveRefusal } from '@opsdeck/contract/live';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStatus, createTask, expectedTaskTimes, rollupsAndExpected } from '../../../test/activity';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import type { TestApp } from '../../../test/app';
 import { createAgentKey, createUser } from '../../../test/factories';
-import { agentHeaders, connectPeer, type LivePeer } from '../../../test/live';
-import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
+import { agentHeaders, type LivePeer } from '../../../test/live';
+import { type LiveTenant, liveSuite, newMac } from '../../../test/live-tenants';
 import { selectRows } from '../../db/client';
 import { accounts, activityAgents, activitySpans, activityTaskDaysStale } from '../../db/schema';
 import { ensureMonthPartition, monthOf, monthPartitions } from '../../platform/partitions';
@@ -19,14 +19,11 @@ import type { ActivityService } from './service';
 import { refreshAllTaskDays } from './task-days';
 
 let t: TestApp;
-let admin: string;
 let acme: LiveTenant;
 let globex: LiveTenant;
-const peers: LivePeer[] = [];
-const { tenant, newKey } = liveTenants(
-  () => t,
-  () => admin,
-);
+const { open, newKey } = liveSuite((suite) => {
+  ({ t, acme, globex } = suite);
+});
 const db = () => t.database.db;
 const service = () => t.app.services.activity as ActivityService;
 
@@ -51,8 +48,7 @@ async function agentOf(of: LiveTenant, person = true) {
     userId = user.id;
   }
   const mac = newMac();
-  const peer = await connectPeer(t.baseUrl, agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
-  peers.push(peer);
+  const peer = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
   return { key, mac, peer, userId };
 }
 
@@ -99,21 +95,6 @@ const alignedInDay = (ago: number) => {
   const at = aligned(ago);
   return at % DAY_MS > DAY_MS - 2 * HOUR ? at - 2 * HOUR : at;
 };
-
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await t.login(ADMIN.email, ADMIN.password);
-  acme = await tenant('Acme Robotics');
-  globex = await tenant('Globex');
-});
-
-afterEach(async () => {
-  await Promise.all(peers.splice(0).map((peer) => peer.close()));
-});
-
-afterAll(async () => {
-  await t.close();
-});
 
 describe('/agent/activity', () => {
   it('stores every kind with its person, receipts the frame, and rolls up the closed time', async () => {
@@ -327,8 +308,7 @@ describe('/agent/activity', () => {
     expect(seen!.lastSeen).toBeGreaterThanOrEqual(ended!.endedAt!);
 
     // Back again, the agent says the session goes on: open again, its time taken back out.
-    const again = await connectPeer(t.baseUrl, agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
-    peers.push(again);
+    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
     await sendActivity(again, [session, { ...app, end: start + 2 * MINUTE }]);
     expect(await spanOf(session.id)).toMatchObject({ endedAt: null, endedByServer: false });
     expect(await spanOf(app.id)).toMatchObject({ endedAt: start + 2 * MINUTE, endedByServer: false });

@@ -11,23 +11,21 @@ import {
 import type { Page } from '@opsdeck/contract/paging';
 import { readRax } from '@opsdeck/rax/read';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { expectRefusedWithoutAuthority } from '../../../test/access-table';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
+import type { TestApp } from '../../../test/app';
 import { failStatements } from '../../../test/database-faults';
 import {
   agentArrival,
   agentHeaders,
-  connectPeer,
   consoleHeaders,
   expectNoneUntil,
   type LiveMessage,
-  type LivePeer,
   liveUrl,
   refusedWith,
 } from '../../../test/live';
-import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
+import { type LiveTenant, liveSuite, newMac } from '../../../test/live-tenants';
 import { tokenFor } from '../../../test/sign-in';
 import { uploadWorkflow } from '../../../test/workflow-files';
 import { accounts, executionLogs, licenses } from '../../db/schema';
@@ -37,18 +35,9 @@ let admin: string;
 type Tenant = LiveTenant;
 let acme: Tenant;
 let globex: Tenant;
-/** Peers opened by a test, closed after it. */
-const peers: LivePeer[] = [];
-const { tenant, newKey } = liveTenants(
-  () => t,
-  () => admin,
-);
-
-async function open(headers: Record<string, string>, subscriptions: readonly string[] = []) {
-  const peer = await connectPeer(t.baseUrl, headers, subscriptions);
-  peers.push(peer);
-  return peer;
-}
+const { open, tenant, newKey } = liveSuite((suite) => {
+  ({ t, admin, acme, globex } = suite);
+});
 
 /** The lookup of a live workflow by its id (workflows/queries.ts, `findWorkflow`). */
 const WORKFLOW_BY_ID = /from "workflows" where \("workflows"\."id" = \$1/;
@@ -75,21 +64,6 @@ async function consoleOf(token: string, tenantId: string | null, asTenant?: stri
     ...consoleTopics(tenantId),
   ]);
 }
-
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await t.login(ADMIN.email, ADMIN.password);
-  acme = await tenant('Acme Robotics');
-  globex = await tenant('Globex');
-});
-
-afterEach(async () => {
-  await Promise.all(peers.splice(0).map((peer) => peer.close()));
-});
-
-afterAll(async () => {
-  await t.close();
-});
 
 describe('console handshake', () => {
   it('is refused without the app key or with a bad token', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentCommand, type AgentWorkflow, DESTINATIONS, type LiveRefusal } from '@opsdeck/contract/live';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../../../test/app';
-import { agentArrival, agentHeaders, connectPeer, consoleHeaders, type LivePeer } from '../../../test/live';
-import { type LiveTenant, liveTenants, newMac } from '../../../test/live-tenants';
+import { describe, expect, it, vi } from 'vitest';
+import type { TestApp } from '../../../test/app';
+import { agentArrival, agentHeaders, consoleHeaders } from '../../../test/live';
+import { type LiveTenant, liveSuite, newMac } from '../../../test/live-tenants';
 import type { Executor } from '../../db/client';
 import { workflows } from '../../db/schema';
 import { asProvider, EVERY_TENANT, inTenant, type TenantScope } from '../../platform/tenancy';
@@ -44,17 +44,19 @@ let t: TestApp;
 let admin: string;
 let acme: LiveTenant;
 let globex: LiveTenant;
-const peers: LivePeer[] = [];
-const { tenant, newKey } = liveTenants(
-  () => t,
-  () => admin,
+const { open, newKey } = liveSuite(
+  (suite) => {
+    ({ t, admin, acme, globex } = suite);
+  },
+  {
+    // The next file of this worker gets the real modules again.
+    afterAll: () => {
+      vi.doUnmock('./queries');
+      vi.doUnmock('../workflows/queries');
+      vi.resetModules();
+    },
+  },
 );
-
-async function open(headers: Record<string, string>, subscriptions: readonly string[]) {
-  const peer = await connectPeer(t.baseUrl, headers, subscriptions);
-  peers.push(peer);
-  return peer;
-}
 
 async function agentOf(of: LiveTenant) {
   const mac = newMac();
@@ -65,25 +67,6 @@ async function agentOf(of: LiveTenant) {
   ]);
   return { peer, mac };
 }
-
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await t.login(ADMIN.email, ADMIN.password);
-  acme = await tenant('Acme Robotics');
-  globex = await tenant('Globex');
-});
-
-afterEach(async () => {
-  await Promise.all(peers.splice(0).map((peer) => peer.close()));
-});
-
-afterAll(async () => {
-  // The next file of this worker gets the real modules again.
-  vi.doUnmock('./queries');
-  vi.doUnmock('../workflows/queries');
-  vi.resetModules();
-  await t.close();
-});
 
 describe('the live channel behind the database’s wall', () => {
   it('gives an agent its own company’s workflows, though the read of them names no company', async () => {
