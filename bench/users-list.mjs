@@ -8,6 +8,8 @@
 // change the defaults, BENCH_BACKENDS=postgres or =pglite runs one of the two,
 // BENCH_ONLY=<text>[|<text>…] only the scenarios whose name contains one of the texts, and
 // BENCH_CPU=1 measures the server's CPU per answer too (openLoopScenario).
+// BENCH_WALL=off measures without the database's wall (row-level security off in the benchmark's
+// own database: `takeDownTheWallIfAsked` in seed-lib.ts).
 // autocannon runs in this process, on the same cores as the server: at 500 req/s it takes a
 // share of them (docs/performance.md, "Lists at 500 requests a second").
 import { spawnSync } from 'node:child_process';

@@ -13,6 +13,8 @@
 // on its own schedule) and measures the server's CPU per answer too. Issue 18's bar is BENCH_RATE=500 (docs/performance.md): the rate each
 // scenario achieved is reported beside its latency, since a server that cannot keep up answers
 // fewer requests a second rather than slower ones alone.
+// BENCH_WALL=off measures without the database's wall (row-level security off in the benchmark's
+// own database: `takeDownTheWallIfAsked` in seed-lib.ts).
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { loadAverage, onEachBackend, openLoopScenario, root, signedInHeaders, startServer, waitFor } from './lib.mjs';
