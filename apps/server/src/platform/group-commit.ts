@@ -1,3 +1,5 @@
+import { asProvider } from './tenancy';
+
 /**
  * Group commit: calls made one at a time are written together. A write starts in the next turn of
  * the event loop (`setImmediate`), not at once, so every call made in the current turn (all the
@@ -8,7 +10,9 @@
  * updated once a batch instead of once a call; at low load a call waits well under a millisecond.
  *
  * `write` answers one result per item, in order; a write that throws fails every call of its
- * batch, and only those.
+ * batch, and only those. A batch serves every caller that joined it, whichever company each
+ * serves (the agents' reports and activity), so it runs as the provider (docs/tenancy.md, "The
+ * live channel"), not in the database scope of the caller whose call happened to start it.
  */
 export function groupCommit<Item, Result>(
   write: (items: Item[]) => Promise<Result[]>,
@@ -32,7 +36,7 @@ export function groupCommit<Item, Result>(
       inFlight += 1;
       // A write that throws before its promise (a bug) fails its batch, not the pump.
       Promise.resolve()
-        .then(() => write(batch.map((entry) => entry.item)))
+        .then(() => asProvider(() => write(batch.map((entry) => entry.item))))
         .then(
           (results) => {
             for (const [index, entry] of batch.entries()) entry.resolve(results[index] as Result);

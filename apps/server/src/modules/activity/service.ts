@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { retryDeadlocks } from '../../platform/database-errors';
 import { groupCommit } from '../../platform/group-commit';
 import { ensureMonthPartition, monthOf } from '../../platform/partitions';
-import { asProvider, EVERY_TENANT } from '../../platform/tenancy';
+import { EVERY_TENANT } from '../../platform/tenancy';
 import * as q from './queries';
 import { refreshTaskDays } from './task-days';
 
@@ -254,13 +254,7 @@ export function createActivityService(deps: { db: Db; log?: FastifyBaseLogger; n
     return outcomes;
   }
 
-  // A batch carries the frames of agents of every company (each row checked against its agent's
-  // company above): it is written as the provider, not in the scope of whichever agent's frame
-  // happened to start it (docs/tenancy.md, "The live channel").
-  const write = groupCommit((batch: Pending[]) => asProvider(() => writeBatch(batch)), {
-    maxBatch: 200,
-    maxInFlight: 2,
-  });
+  const write = groupCommit(writeBatch, { maxBatch: 200, maxInFlight: 2 });
 
   function track<T>(work: Promise<T>): Promise<T> {
     closing.add(work);

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { type AppError, badRequest, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { groupCommit } from '../../platform/group-commit';
-import { asProvider, EVERY_TENANT, oneTenant } from '../../platform/tenancy';
+import { EVERY_TENANT, oneTenant } from '../../platform/tenancy';
 import { byIds, selectAccounts } from '../accounts/queries';
 import type { OutboxEvent, WebhookOutbox } from '../webhooks/service';
 import type { NewExecutionLog } from './queries';
@@ -149,13 +149,7 @@ export function createExecutionLogsService(deps: {
     });
   }
 
-  // A batch carries the frames of agents of every company (each row checked against its agent's
-  // company above): it is written as the provider, not in the scope of whichever agent's frame
-  // happened to start it (docs/tenancy.md, "The live channel").
-  const write = groupCommit((batch: Pending[]) => asProvider(() => writeBatch(batch)), {
-    maxBatch: 500,
-    maxInFlight: 2,
-  });
+  const write = groupCommit(writeBatch, { maxBatch: 500, maxInFlight: 2 });
 
   return {
     /**
