@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium, ensureConsoleBuilt, ensureDependencies, root } from './lib.mjs';
+import { readReport } from './test-report.mjs';
 
 ensureDependencies();
 const chromiumMissing = ensureChromium();
@@ -67,7 +68,7 @@ async function runSuite(suite, index) {
   const report = path.join(reports, `${index}.json`);
   if (suite.kind === 'playwright' && chromiumMissing) {
     console.log(`\n=== ${suite.name} ===\n${chromiumMissing}`);
-    return { ...suite, code: 1, seconds: 0, passed: 0, failed: 1, skipped: 0 };
+    return { ...suite, code: 1, seconds: 0, passed: 0, failed: 1, skipped: 0, failures: [] };
   }
   const env = {
     ...process.env,
@@ -126,20 +127,9 @@ function commandOf(kind, report) {
 
 function countTests(kind, report) {
   try {
-    if (kind === 'node') {
-      const tap = readFileSync(report, 'utf8');
-      const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? Number.NaN);
-      const counts = { passed: count('pass'), failed: count('fail'), skipped: count('skipped') + count('todo') };
-      if (Object.values(counts).some(Number.isNaN)) throw new Error('no TAP summary');
-      return counts;
-    }
-    const data = JSON.parse(readFileSync(report, 'utf8'));
-    if (kind === 'vitest')
-      return { passed: data.numPassedTests, failed: data.numFailedTests, skipped: data.numPendingTests ?? 0 };
-    const stats = data.stats;
-    return { passed: stats.expected, failed: stats.unexpected, skipped: stats.skipped };
+    return readReport(kind, readFileSync(report, 'utf8'));
   } catch {
-    return { passed: 0, failed: 1, skipped: 0 };
+    return { passed: 0, failed: 1, skipped: 0, failures: ["(no report: see the suite's output above)"] };
   }
 }
 
@@ -149,6 +139,7 @@ for (const result of results) {
   console.log(
     `${verdict} ${result.name.padEnd(22)} ${result.passed} passed, ${result.failed} failed (${result.seconds.toFixed(0)} s)`,
   );
+  for (const failure of result.failures) console.log(`       ✗ ${failure}`);
 }
 if (chromiumMissing) console.log(`\n${chromiumMissing}\n`);
 else if (browserFailed) console.log(`\nTraces of the failed browser tests: ${browserResults}\n`);
