@@ -116,13 +116,15 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
 
   /**
    * Tells the webhooks of a new key (docs/webhooks.md), and of the licence's seats when this key is
-   * the one that brings its keys to SEATS_NEARLY_FULL_PERCENT of them.
+   * the one that brings its keys to SEATS_NEARLY_FULL_PERCENT of them. A solo key (no company, the
+   * provider's endpoints hear it) is its licence's one seat: there is no "nearly" full.
    */
-  async function told(account: GeneratedAccount, tenantId: string): Promise<GeneratedAccount> {
+  async function told(account: GeneratedAccount, tenantId: string | null): Promise<GeneratedAccount> {
     const licenseId = account.license.id;
     await outbox.emit('account.generated', tenantId, {
       account: { id: account.id, partialKey: account.partialKey, licenseId },
     });
+    if (tenantId === null) return account;
     const license = await licenseQueries.findLicense(db, oneTenant(tenantId), licenseId);
     if (!license) return account;
     const threshold = (license.maxAccounts * SEATS_NEARLY_FULL_PERCENT) / 100;
@@ -370,7 +372,7 @@ export function createAccountsService(deps: { db: Db; signing: SigningKey; event
       });
       events.publish({ resource: 'licenses', kind: 'created', ids: [made.licenseId], tenantId: null });
       published('created', made.id, null);
-      return read(licenceScope(auth), made.id, made.key);
+      return told(await read(licenceScope(auth), made.id, made.key), null);
     },
   };
 }

@@ -136,9 +136,16 @@ export async function deleteLicense(db: Executor, scope: TenantScope, companyId:
 }
 
 /** Archives a solo licence's account: invalidated, and gone from the account lists. */
+/** Archives (and invalidates) the licence's keys; answers those that were still working. */
 export async function archiveKeysOf(db: Executor, scope: TenantScope, licenseId: number, now: number) {
+  const before = await db
+    .select({ id: accounts.id, partialKey: accounts.partialKey, invalidatedAt: accounts.invalidatedAt })
+    .from(accounts)
+    .where(and(eq(accounts.licenseId, licenseId), inScope(accounts.tenantId, scope), eq(accounts.archived, false)))
+    .for('update');
   await db
     .update(accounts)
     .set({ invalidatedAt: sql`coalesce(${accounts.invalidatedAt}, ${now})`, archived: true })
     .where(and(eq(accounts.licenseId, licenseId), inScope(accounts.tenantId, scope)));
+  return before.filter((key) => key.invalidatedAt === null).map(({ id, partialKey }) => ({ id, partialKey }));
 }

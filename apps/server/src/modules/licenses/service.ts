@@ -141,13 +141,26 @@ export function createLicensesService(deps: { db: Db; events: EventBus; outbox: 
       const license = await q.findLicense(db, scope, licenseId);
       if (!license) throw notFound('ERROR_LICENSE_NOT_EXIST');
       if (license.companyId !== null) throw conflict('ERROR_LICENSE_NOT_SOLO');
-      await db.transaction(async (tx) => {
+      const keys = await db.transaction(async (tx) => {
         const now = Date.now();
         await q.invalidateLicense(tx, scope, license.id, now);
-        await q.archiveKeysOf(tx, scope, license.id, now);
+        return q.archiveKeysOf(tx, scope, license.id, now);
       });
       published('archived', license.id, license.tenantId);
-      return read(auth, license.id);
+      const archived = await read(auth, license.id);
+      await outbox.emitAll([
+        {
+          type: 'license.invalidated',
+          tenantId: license.tenantId,
+          data: { license: { id: archived.id, label: archived.label, expiresAt: archived.expirationDate } },
+        },
+        ...keys.map((key) => ({
+          type: 'account.invalidated' as const,
+          tenantId: license.tenantId,
+          data: { account: { id: key.id, partialKey: key.partialKey, licenseId: license.id } },
+        })),
+      ]);
+      return archived;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GeneratedAccount } from '@opsdeck/contract/accounts';
 import type { Page } from '@opsdeck/contract/paging';
 import {
   type CreatedWebhookEndpoint,
@@ -9,6 +10,7 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from '@opsdeck/contract/webhooks';
+import { registrationFileText } from '@opsdeck/licensing/registration';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,7 @@ import { liveTenants, newMac } from '../../../test/live-tenants';
 import { waitForMail } from '../../../test/mail';
 import { reportOf } from '../../../test/report-runs';
 import { signInCompanyHead, tokenWithEveryAuthority } from '../../../test/sign-in';
+import { uploadWorkflow } from '../../../test/workflow-files';
 import { loadConfig } from '../../config';
 import { selectRows } from '../../db/client';
 import { licenses } from '../../db/schema';
@@ -704,5 +707,82 @@ describe('events', () => {
     expect(bodies.find((body) => body.type === 'agent.connected')).toMatchObject({
       data: { agent: { accountId: keys[0]!.id, partialKey: keys[0]!.partialKey } },
     });
+  });
+
+  it('tells every workflow a directory deletion takes, in its transaction, once each', async () => {
+    const endpoint = await createEndpoint(northHead.token, { url: receiver.url, events: ['workflow.deleted'] });
+    const ok = async (path: string, json: Record<string, unknown>) => {
+      const result = await t.call(path, { token: northHead.token, json });
+      expect(result.status, `${path} ${JSON.stringify(result.body)}`).toBeLessThan(300);
+      return result.body;
+    };
+    await ok('/api/directory/create', { name: 'Going', parent: 'Workflows' });
+    await ok('/api/directory/create', { name: 'Below', parent: 'Workflows/Going' });
+    const made = [];
+    for (const [directory, file] of [
+      ['Workflows/Going', 'first.rax'],
+      ['Workflows/Going/Below', 'second.rax'],
+      ['Workflows', 'loose.rax'],
+      ['Workflows', 'kept.rax'],
+    ] as const) {
+      const upload = await uploadWorkflow(t, northHead.token, directory, file);
+      expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+      made.push(upload.body);
+    }
+    const [first, second, loose] = made;
+
+    // One directory (with the one below it) and one loose workflow, in one call.
+    expect(
+      await ok('/api/directory/delete/multiple', { directory: 'Workflows', files: ['Going', 'loose.rax'] }),
+    ).toEqual({ directories: 2, workflows: 3 });
+    await sender().runOnce();
+    const told = receiver.received.map((request) => JSON.parse(request.body) as { type: string; data: unknown });
+    expect(told.every((body) => body.type === 'workflow.deleted')).toBe(true);
+    expect(told.map((body) => WEBHOOK_EVENT_DATA['workflow.deleted'].parse(body.data).workflow)).toEqual(
+      expect.arrayContaining(
+        [first!, second!, loose!].map((workflow) => ({
+          id: workflow.id,
+          name: workflow.name,
+          fileName: workflow.file,
+        })),
+      ),
+    );
+    expect(told).toHaveLength(3);
+    expect(await deliveries(northHead.token, endpoint.id)).toHaveLength(3);
+  });
+
+  it("tells the provider's endpoints of a solo account made and archived", async () => {
+    const provider = await createEndpoint(admin, {
+      url: receiver.url,
+      events: ['account.generated', 'account.invalidated', 'license.invalidated'],
+    });
+    const form = new FormData();
+    form.set('licenseType', 'pro');
+    const file = registrationFileText({
+      fullName: 'Solo Hooks',
+      emailAddress: 'solo.hooks@example.test',
+      macAddresses: ['AA:BB:CC:00:0E:01'],
+    });
+    form.set('regFile', new Blob([file]), 'machine.dat');
+    const solo = await t.call<GeneratedAccount>('/api/account/solo', { token: admin, multipart: form });
+    expect(solo.status, JSON.stringify(solo.body)).toBe(201);
+    const archived = await t.call('/api/license/solo/invalidate', {
+      token: admin,
+      json: { licenseId: solo.body.license.id },
+    });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+
+    await sender().runOnce();
+    const bodies = receiver.received.map(
+      (request) => JSON.parse(request.body) as { type: WebhookEventType; data: unknown },
+    );
+    const account = { id: solo.body.id, partialKey: solo.body.partialKey, licenseId: solo.body.license.id };
+    const tenant = { tenantId: null, companyName: null };
+    expect(bodies.map((body) => [body.type, WEBHOOK_EVENT_DATA[body.type].parse(body.data)])).toEqual([
+      ['account.generated', { ...tenant, account }],
+      ['license.invalidated', { ...tenant, license: expect.objectContaining({ id: solo.body.license.id }) }],
+      ['account.invalidated', { ...tenant, account }],
+    ]);
+    expect(await deliveries(admin, provider.id)).toHaveLength(3);
   });
 });

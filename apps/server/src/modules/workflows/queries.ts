@@ -166,12 +166,12 @@ export async function removeSubtree(tx: Executor, directory: DirectoryRow, userI
     .update(workflows)
     .set({ archived: true, updatedAt: now, updatedBy: userId })
     .where(and(live, inSubtree(directory)))
-    .returning({ id: workflows.id });
+    .returning({ id: workflows.id, name: workflows.name, fileName: workflows.fileName });
   const removed = await tx
     .delete(directories)
     .where(and(eq(directories.tenantId, directory.tenantId), like(directories.idPath, `${directory.idPath}%`)))
     .returning({ id: directories.id });
-  return { directories: removed.length, workflows: archived.length, workflowIds: archived.map((row) => row.id) };
+  return { directories: removed.length, workflows: archived };
 }
 
 /** Names of directories of the scope by id (to spell the paths of search hits and zip entries). */

@@ -79,7 +79,7 @@ export function createWorkflowsService({ db, events, outbox, blobs = databaseBlo
     root: () => ({ name: ROOT_DIRECTORY }) as const,
 
     ...createView({ db, events, places }),
-    ...createTree({ db, places, publish }),
+    ...createTree({ db, places, publish, outbox }),
     ...createDownloads({ db, blobs, places }),
 
     async get(auth: RequestAuth, id: number): Promise<WorkflowDetail> {

@@ -15,6 +15,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import type { Resource } from '../../platform/events';
 import { oneTenant } from '../../platform/tenancy';
 import { completeNames } from '../users/queries';
+import type { WebhookOutbox } from '../webhooks/service';
 import { baseName, workflowFileName } from './files';
 import { type Places, refuseCompanyFolders } from './places';
 import * as q from './queries';
@@ -33,8 +34,23 @@ export type Publish = (
  * renamed, deleted with everything below it; several items renamed after one name; what a delete
  * would take.
  */
-export function createTree({ db, places, publish }: { db: Db; places: Places; publish: Publish }) {
-  /** Deletes directories (archiving every workflow below) and archives workflows, in one transaction. */
+type ArchivedWorkflow = Pick<q.WorkflowRow, 'id' | 'name' | 'fileName'>;
+
+export function createTree({
+  db,
+  places,
+  publish,
+  outbox,
+}: {
+  db: Db;
+  places: Places;
+  publish: Publish;
+  outbox: WebhookOutbox;
+}) {
+  /**
+   * Deletes directories (archiving every workflow below) and archives workflows, in one
+   * transaction; every workflow that went is told as `workflow.deleted` (docs/webhooks.md).
+   */
   async function deleteItems(auth: RequestAuth, body: ItemsOfDirectory): Promise<DeleteCount> {
     const place = await places.resolve(auth, body.directory);
     const items = await places.resolveItems(auth, place, body.files);
@@ -43,7 +59,7 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
     const now = Date.now();
     const result = await db.transaction(async (tx) => {
       await lockPlace(tx, place);
-      const count = { directories: 0, workflows: 0, workflowIds: [] as number[], directoryIds: [] as number[] };
+      const gone = { directories: 0, workflows: [] as ArchivedWorkflow[], directoryIds: [] as number[] };
       for (const item of items) {
         if (item.kind === 'workflow') {
           await q.updateWorkflow(tx, oneTenant(place.tenantId), item.row.id, {
@@ -51,21 +67,28 @@ export function createTree({ db, places, publish }: { db: Db; places: Places; pu
             updatedAt: now,
             updatedBy: auth.userId,
           });
-          count.workflows += 1;
-          count.workflowIds.push(item.row.id);
+          gone.workflows.push(item.row);
         } else {
           const removed = await q.removeSubtree(tx, item.place.directory, auth.userId, now);
-          count.directories += removed.directories;
-          count.workflows += removed.workflows;
-          count.workflowIds.push(...removed.workflowIds);
-          count.directoryIds.push(item.place.directory.id);
+          gone.directories += removed.directories;
+          gone.workflows.push(...removed.workflows);
+          gone.directoryIds.push(item.place.directory.id);
         }
       }
-      return count;
+      // In the change's transaction: the events exist exactly when the workflows went.
+      await outbox.emitAll(
+        gone.workflows.map(({ id, name, fileName }) => ({
+          type: 'workflow.deleted',
+          tenantId: place.tenantId,
+          data: { workflow: { id, name, fileName } },
+        })),
+      );
+      return gone;
     });
-    if (result.workflowIds.length > 0) publish('workflows', 'archived', result.workflowIds, place.tenantId);
+    const workflowIds = result.workflows.map((workflow) => workflow.id);
+    if (workflowIds.length > 0) publish('workflows', 'archived', workflowIds, place.tenantId);
     if (result.directoryIds.length > 0) publish('directories', 'deleted', result.directoryIds, place.tenantId);
-    return { directories: result.directories, workflows: result.workflows };
+    return { directories: result.directories, workflows: result.workflows.length };
   }
 
   return {
