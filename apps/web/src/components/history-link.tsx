@@ -7,7 +7,7 @@ import { PATHS } from '../lib/paths';
 import { useViewer } from '../lib/profile-context';
 
 /** The entities whose pages offer 'History': the audit log's `entityType` of each. */
-export type HistoryEntityType = 'user' | 'role' | 'license' | 'account' | 'workflow';
+export type HistoryEntityType = 'user' | 'role' | 'license' | 'account' | 'workflow' | 'webhook';
 
 /** One entity's history: the audit page filtered to it. */
 export interface HistoryTarget {

@@ -120,10 +120,11 @@ function endpointColumns(
             deleteLabel={t('webhooks.deleteNamed', { name: row.url })}
             deleteTooltip={t('webhooks.delete')}
             onDelete={() => actions.remove(row)}
+            history={{ entityType: 'webhook', entityId: row.id, name: row.url }}
           />
         </Group>
       )),
-      width: 150,
+      width: 190,
     },
   ];
 }

@@ -86,6 +86,20 @@ describe('webhooks page', { timeout: 40_000 }, () => {
     expect(within(second).getByText('The receiver answered 410 Gone')).toBeTruthy();
   });
 
+  it('links each endpoint to its audit history for a viewer with VIEW_AUDIT_LOG', async () => {
+    signedIn(['MANAGE_WEBHOOKS', 'VIEW_AUDIT_LOG'], { 'GET /api/webhook': () => ({ body: [endpoint({ id: 7 })] }) });
+    const { table } = await openPage();
+    const link = await within(table).findByRole('link', { name: 'History of https://hooks.acme.test/opsdeck' });
+    expect(link.getAttribute('href')).toBe('/dashboard/management/audit?entityType=webhook&entityId=7');
+  });
+
+  it('offers no history link without VIEW_AUDIT_LOG', async () => {
+    signedIn(['MANAGE_WEBHOOKS'], { 'GET /api/webhook': () => ({ body: [endpoint()] }) });
+    const { table } = await openPage();
+    await within(table).findByText('https://hooks.acme.test/opsdeck');
+    expect(within(table).queryByRole('link', { name: /^History of/ })).toBeNull();
+  });
+
   it('creates an endpoint with the events chosen and shows its secret once', async () => {
     const created: CreatedWebhookEndpoint = {
       ...endpoint({ id: 3, url: 'https://new.acme.test/hook', description: '' }),
