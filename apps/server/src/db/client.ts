@@ -12,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { databaseFailureReason, isDatabaseUnavailable } from '../platform/database-errors';
 import { asOwner, currentDatabaseScope, type DatabaseScope } from '../platform/tenancy';
+import { cacheStatements } from './pglite-statements';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -56,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // Its own start-up statements (the array types it reads) run before any role exists.
   await client.waitReady;
   scopeEveryStatement(client);
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(cacheStatements(client), { schema });
   await asOwner(() => migratePglite(db, { migrationsFolder }));
   return {
     db: db as unknown as Db,

@@ -1,7 +1,5 @@
-import { PGlite, protocol } from '@electric-sql/pglite';
 import { and, arrayContains, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import { type Db, type Executor, selectRows } from '../../db/client';
+import { type Executor, selectRows } from '../../db/client';
 import { companies, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
 import { ownedBy } from '../../platform/tenancy';
 
@@ -97,12 +95,11 @@ export type NewWebhookEvent = {
 /**
  * The events and one pending delivery of each to each of its endpoints, due at once. An event whose
  * id is already there is left as it is, with no new deliveries: an event named after what caused it
- * (a run's report sent again) is written once. Answers the ids written. `pglite` is the database
- * under `db` when it is PGlite (`pgliteOf`): one event is then written by a prepared statement.
+ * (a run's report sent again) is written once. Answers the ids written.
  */
-export async function insertEvents(db: Executor, events: readonly NewWebhookEvent[], pglite?: PGlite) {
+export async function insertEvents(db: Executor, events: readonly NewWebhookEvent[]) {
   if (events.length === 0) return [];
-  if (events.length === 1) return pglite ? insertEventPrepared(pglite, events[0]!) : insertEvent(db, events[0]!);
+  if (events.length === 1) return insertEvent(db, events[0]!);
   const column = <T>(pick: (event: NewWebhookEvent) => T) => sql.param(events.map(pick));
   const pairs = events.flatMap((event) => event.endpointIds.map((endpointId) => ({ eventId: event.id, endpointId })));
   // One statement (one round trip, one plan): the events, then a delivery of each event written.
@@ -135,92 +132,26 @@ export async function insertEvents(db: Executor, events: readonly NewWebhookEven
 /**
  * One event and a delivery of it to each of its endpoints that is still enabled, as a change
  * through the API tells it: plain values, which PGlite plans and runs in half the time of `unnest`
- * over arrays (docs/performance.md, "Webhooks"). Written with its parameters in `eventValues`'s
- * order, so that one text serves both databases: through Drizzle, and on PGlite as a named
- * statement parsed once (`insertEventPrepared`). Returns a row per delivery written.
+ * over arrays (docs/performance.md, "Webhooks"); on PGlite one text parsed once, as every
+ * statement is (db/pglite-statements.ts). Answers the event's id when it wrote a delivery.
  */
-const eventStatement = (values: readonly unknown[]) => sql`
-  with written as (
-    insert into webhook_events (id, tenant_id, type, body, at)
-    values (${values[0]}, ${values[1]}::uuid, ${values[2]}, ${values[3]}, ${values[4]}::bigint)
-    on conflict (id) do nothing
-    returning id, type, at
-  )
-  insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
-  select endpoint.id, written.id, written.type, written.at, written.at
-  from written
-  join webhook_endpoints endpoint on endpoint.id = any(${sql.param(values[5])}::int[]) and endpoint.enabled
-  returning event_id`;
-
-/** An event's parameters of `eventStatement`, in its order. */
-const eventValues = (event: NewWebhookEvent): unknown[] => [
-  event.id,
-  event.tenantId,
-  event.type,
-  event.body,
-  event.at,
-  [...event.endpointIds],
-];
-
 async function insertEvent(db: Executor, event: NewWebhookEvent) {
-  const rows = await selectRows<{ event_id: string }>(db, eventStatement(eventValues(event)));
+  const rows = await selectRows<{ event_id: string }>(
+    db,
+    sql`
+    with written as (
+      insert into webhook_events (id, tenant_id, type, body, at)
+      values (${event.id}, ${event.tenantId}::uuid, ${event.type}, ${event.body}, ${event.at}::bigint)
+      on conflict (id) do nothing
+      returning id, type, at
+    )
+    insert into webhook_deliveries (endpoint_id, event_id, event_type, at, next_attempt_at)
+    select endpoint.id, written.id, written.type, written.at, written.at
+    from written
+    join webhook_endpoints endpoint on endpoint.id = any(${sql.param([...event.endpointIds])}::int[]) and endpoint.enabled
+    returning event_id`,
+  );
   return rows.length > 0 ? [event.id] : [];
-}
-
-/**
- * The PGlite database under `db`, if it is one. Read when a service is made, outside any unit of
- * work (inside one, `db` is the unit's transaction).
- */
-export function pgliteOf(db: Db): PGlite | undefined {
-  const client: unknown = (db as { $client?: unknown }).$client;
-  return client instanceof PGlite ? client : undefined;
-}
-
-/**
- * `insertEvent` on PGlite, as a named statement parsed and planned once per database: parsing and
- * planning this statement at every change was most of what the outbox added to a change on PGlite
- * (docs/performance.md, "Webhooks (issue 20)"). The same text, compiled once from `eventStatement`.
- */
-const EVENT_STATEMENT = 'opsdeck_webhook_event';
-const EVENT_TEXT = (() => {
-  const placeholders = eventValues({ id: '', tenantId: null, type: '', body: '', at: 0, endpointIds: [] }).map(
-    (_, index) => index,
-  );
-  const query = new PgDialect().sqlToQuery(eventStatement(placeholders));
-  // Its parameters must be numbered in eventValues's order.
-  if (query.params.some((value, index) => value !== index)) {
-    throw new Error('eventStatement numbers its parameters out of order');
-  }
-  return query.sql;
-})();
-/** The databases whose session holds EVENT_STATEMENT (a named statement outlives the transaction that parsed it). */
-const eventStatementIn = new WeakSet<PGlite>();
-
-/** A parameter as the text PostgreSQL reads it in a bind: numbers as digits, arrays as `{a,b}`. */
-const asText = (value: unknown) =>
-  value === null ? null : Array.isArray(value) ? `{${value.join(',')}}` : String(value);
-
-async function insertEventPrepared(client: PGlite, event: NewWebhookEvent) {
-  // Called inside `db.transaction`: PGlite's one session belongs to that transaction until it ends
-  // (its lock), so the statement is the change's own, and the change's rollback takes it back.
-  if (!client.isInTransaction()) throw new Error("an outbox event is written in its change's transaction");
-  const { serialize } = protocol;
-  // Under the query lock, as PGlite's own statements (and the scope set before each: db/client.ts).
-  const run = (...messages: Uint8Array[]) =>
-    client.runExclusive(() => client.execProtocol(Buffer.concat(messages), { syncToFs: false }));
-  if (!eventStatementIn.has(client)) {
-    // Parsed on its own: one parsed with a bind that then failed would exist without being noted.
-    await run(serialize.parse({ name: EVENT_STATEMENT, text: EVENT_TEXT }), serialize.sync());
-    eventStatementIn.add(client);
-  }
-  const { messages } = await run(
-    serialize.bind({ statement: EVENT_STATEMENT, values: eventValues(event).map(asText) }),
-    serialize.execute({}),
-    serialize.sync(),
-  );
-  // `INSERT 0 n`, n deliveries written: none when the event was there already or its endpoints went.
-  const done = messages.find((message) => message instanceof protocol.messages.CommandCompleteMessage);
-  return Number(done?.text.split(' ')[2] ?? 0) > 0 ? [event.id] : [];
 }
 
 /** A delivery claimed for one attempt: what the sender needs to make it. */

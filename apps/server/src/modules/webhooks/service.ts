@@ -95,8 +95,6 @@ export function createWebhooksService(deps: {
   const changed = (tenantId: string | null, id: number, kind: ChangeKind) =>
     events.publish({ resource: 'webhooks', kind, ids: [id], tenantId });
   const now = deps.clock ?? Date.now;
-  // On PGlite one event is written by a statement prepared once (queries.ts, `insertEventPrepared`).
-  const pglite = q.pgliteOf(db);
 
   function checkUrl(url: string) {
     const problem = urlProblem(url, outbound);
@@ -112,7 +110,7 @@ export function createWebhooksService(deps: {
   /** The events and their deliveries, in one transaction (the caller's, inside a unit of work). */
   async function write(events: readonly q.NewWebhookEvent[]) {
     if (events.length === 0) return [];
-    const written = await db.transaction((tx) => q.insertEvents(tx, events, pglite));
+    const written = await db.transaction((tx) => q.insertEvents(tx, events));
     // The sender starts a moment after the answer has gone: its work does not hold up the change's reply.
     if (written.length > 0) afterCommit(() => setTimeout(kick, 2));
     return written;
