@@ -69,6 +69,14 @@ export type Backplane = {
    * may have been missed). Not called after a start that went well. Optional: never called locally.
    */
   onReconnect?: (handler: () => void) => void;
+  /**
+   * At start: resolves true once this instance hears the others' messages, false if it cannot yet
+   * (its connection failed, or `timeoutMs` passed). Until then a message sent to it (a console's
+   * command for one of its agents) would be lost, so the server waits for it before it listens.
+   * A start that could not wait counts as a gap: onReconnect runs once it hears. Optional: a local
+   * backplane always hears.
+   */
+  whenSubscribed?: (timeoutMs: number) => Promise<boolean>;
   close: () => Promise<void>;
 };
 

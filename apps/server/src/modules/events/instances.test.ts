@@ -19,7 +19,10 @@ import { deleteKeys, REDIS_URL, testPrefix } from '../../../test/redis';
  * with SIGKILL.
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const INSTANCE_TTL_MS = 1500;
+// Short, so that a killed instance is swept within the test; long enough that a busy machine's
+// stall of B (a process of its own, compiling modules as it first meets them) does not let its
+// key lapse and have A sweep a live instance.
+const INSTANCE_TTL_MS = 3000;
 
 let a: TestApp;
 let admin: string;

@@ -304,6 +304,34 @@ describe('the Redis backplane', () => {
     expect(reconnects).toBe(1);
   });
 
+  it('says when it hears the others at start, and says at once when Redis is away, then rejoins', async () => {
+    const prefix = testPrefix();
+    cleanups.push(() => deleteKeys(prefix));
+    const other = instance(prefix, 'other');
+    await ready(other);
+    const a = instance(prefix, 'a', REDIS_URL, STEADY);
+    // Subscribed when it says so: the next message of another instance reaches it.
+    expect(await a.backplane.whenSubscribed!(20_000)).toBe(true);
+    await other.backplane.publish(down('first'));
+    await a.events.until('message', 1);
+
+    const relay = await startRedisRelay();
+    cleanups.push(() => relay.stop());
+    await relay.stop();
+    const late = instance(prefix, 'late', relay.url, STEADY);
+    let reconnects = 0;
+    late.backplane.onReconnect(() => {
+      reconnects += 1;
+      late.events.add('reconnect');
+    });
+    // Redis away: it answers false at its connection's first failure, long before the 20 s (the
+    // test's own limit is shorter), and the start counts as a gap: onReconnect once Redis answers.
+    expect(await late.backplane.whenSubscribed!(20_000)).toBe(false);
+    await relay.start();
+    await late.events.until('reconnect', 1, 10_000);
+    expect(reconnects).toBe(1);
+  }, 15_000);
+
   it('does not call onReconnect after a start that went well', async () => {
     const prefix = testPrefix();
     cleanups.push(() => deleteKeys(prefix));

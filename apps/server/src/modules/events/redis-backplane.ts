@@ -222,11 +222,14 @@ export function createRedisBackplane(options: {
   // ----- the channel --------------------------------------------------------------------------
 
   const subscriber = redis.subscriber('live');
+  /** Those waiting for the subscription (`whenSubscribed`): told once it is made. */
+  const subscribedWaiters: (() => void)[] = [];
   subscriber.on('ready', () => {
     subscriber.subscribe(channel).then(
       () => {
         if (closed || subscriber.status !== 'ready') return;
         subscribed = true;
+        for (const waiter of subscribedWaiters.splice(0)) waiter();
         rejoinedIfLapsed();
       },
       (err: unknown) => {
@@ -324,6 +327,25 @@ export function createRedisBackplane(options: {
     },
     onReconnect(reconnect) {
       reconnectHandlers.push(reconnect);
+    },
+    whenSubscribed(timeoutMs) {
+      if (subscribed) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        let settled = false;
+        const settle = (heard: boolean) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          subscriber.off('error', failed);
+          // Started without hearing: whatever was sent meanwhile is missed, as in an outage.
+          if (!heard) lapsed = true;
+          resolve(heard);
+        };
+        const failed = () => settle(false);
+        const timer = setTimeout(failed, timeoutMs);
+        subscriber.once('error', failed);
+        subscribedWaiters.push(() => settle(true));
+      });
     },
     async close() {
       if (closed) return;

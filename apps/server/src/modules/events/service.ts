@@ -82,6 +82,8 @@ export type EventsServiceOptions = {
 
 /** How long a departed agent's session id is remembered, so that a stale snapshot cannot bring it back. */
 const DEPARTED_KEEP_MS = 60_000;
+/** How long the start waits for the backplane's subscription (Redis answering: a few milliseconds). */
+const SUBSCRIBE_AT_START_MS = 10_000;
 
 /**
  * The live channel's rules (docs/live-channel.md): who may connect, subscribe and send what; the
@@ -283,6 +285,9 @@ export function createEventsService(options: EventsServiceOptions) {
   }
 
   async function loadSnapshot() {
+    // Listening only once the other instances' messages reach this one (a command sent meanwhile
+    // would be lost); a Redis that is away does not hold the start up.
+    await backplane.whenSubscribed?.(SUBSCRIBE_AT_START_MS);
     const heardBefore = rosterCount;
     let entries: readonly PresenceEntry[] = [];
     try {
