@@ -87,7 +87,8 @@ export function cacheStatements(client: PGlite, { max = MAX_STATEMENTS } = {}): 
       return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (retried || !code || !STALE.has(code)) throw error;
+      // Inside a transaction the error has aborted it: parsing again there could not help.
+      if (retried || !code || !STALE.has(code) || client.isInTransaction()) throw error;
       await forget(text);
       return run<T>(text, params, options, true);
     }
