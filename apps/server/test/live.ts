@@ -62,6 +62,12 @@ export function connectPeer(
   baseUrl: string,
   headers: Record<string, string>,
   subscriptions: readonly string[] = [],
+  /**
+   * Resolves only once the server has made each subscription (a RECEIPT for each): until then a
+   * message for one of them is not the peer's (a command to an agent whose SUBSCRIBE is still being
+   * handled is dropped). A refused subscription sends no receipt: leave this off for those.
+   */
+  { confirmed = false }: { confirmed?: boolean } = {},
 ): Promise<LivePeer> {
   const received = new Map<string, unknown[]>();
   const messages: LiveMessage[] = [];
@@ -149,8 +155,18 @@ export function connectPeer(
     let connected = false;
     client.onConnect = () => {
       connected = true;
-      for (const destination of subscriptions) peer.subscribe(destination);
-      resolve(peer);
+      if (!confirmed) {
+        for (const destination of subscriptions) peer.subscribe(destination);
+        resolve(peer);
+        return;
+      }
+      const made = subscriptions.map((destination, index) => {
+        const receipt = `s-${index}-${Math.random().toString(36).slice(2)}`;
+        const done = new Promise<void>((resolveReceipt) => client.watchForReceipt(receipt, () => resolveReceipt()));
+        client.subscribe(destination, onMessage, { receipt });
+        return done;
+      });
+      void Promise.all(made).then(() => resolve(peer));
     };
     client.onStompError = (frame: IFrame) => {
       errorKey = frame.headers.message ?? null;

@@ -51,10 +51,13 @@ async function watcherOnA() {
 async function agentOn(baseUrl: string, watcher: LivePeer) {
   const key = await newKey(acme);
   const mac = newMac();
-  const agent = await connectPeer(baseUrl, agentHeaders(key.key, mac), [
-    DESTINATIONS.agentWorkflows,
-    DESTINATIONS.agentCommands,
-  ]);
+  // Confirmed: a command sent before B has made the agent's subscription would not be the agent's.
+  const agent = await connectPeer(
+    baseUrl,
+    agentHeaders(key.key, mac),
+    [DESTINATIONS.agentWorkflows, DESTINATIONS.agentCommands],
+    { confirmed: true },
+  );
   peers.push(agent);
   const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
   return { key, mac, agent, sessionId };
@@ -129,7 +132,12 @@ describe('two instances over Redis', () => {
     const { key, mac, agent, sessionId } = await agentOn(b.baseUrl, watcher);
 
     await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id }, true);
-    expect(await agent.next<AgentCommand>(DESTINATIONS.agentCommands)).toEqual({
+    // A refused command is told on the console's errors topic: a failure says which refusal.
+    const command = await agent.next<AgentCommand>(DESTINATIONS.agentCommands).catch((error: Error) => {
+      const refusals = JSON.stringify(watcher.received.get(DESTINATIONS.errors) ?? []);
+      throw new Error(`${error.message}; the console was told ${refusals}`);
+    });
+    expect(command).toEqual({
       command: 'execute',
       workflowId: acme.workflow.id,
     });
