@@ -97,9 +97,16 @@ export function liveSuite(ready: (suite: LiveSuite) => void, options: { afterAll
     options.afterAll?.();
     await t?.close();
   });
-  /** A peer closed after the test; `subscriptions` are made before it resolves. */
-  async function open(headers: Record<string, string>, subscriptions: readonly string[] = []) {
-    const peer = await connectPeer(t!.baseUrl, headers, subscriptions);
+  /**
+   * A peer closed after the test. `confirmed`: its `subscriptions` are made on the server before it
+   * resolves (an agent that is sent commands; connectPeer).
+   */
+  async function open(
+    headers: Record<string, string>,
+    subscriptions: readonly string[] = [],
+    options: { confirmed?: boolean } = {},
+  ) {
+    const peer = await connectPeer(t!.baseUrl, headers, subscriptions, options);
     peers.push(peer);
     return peer;
   }

@@ -166,7 +166,8 @@ export function connectPeer(
         client.subscribe(destination, onMessage, { receipt });
         return done;
       });
-      void Promise.all(made).then(() => resolve(peer));
+      // A peer closed meanwhile (evicted, refused) gets no receipts: it is handed over as it is.
+      void Promise.race([Promise.all(made), closed]).then(() => resolve(peer));
     };
     client.onStompError = (frame: IFrame) => {
       errorKey = frame.headers.message ?? null;

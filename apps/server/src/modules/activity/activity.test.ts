@@ -48,7 +48,7 @@ async function agentOf(of: LiveTenant, person = true) {
     userId = user.id;
   }
   const mac = newMac();
-  const peer = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+  const peer = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS, { confirmed: true });
   return { key, mac, peer, userId };
 }
 
@@ -308,7 +308,7 @@ describe('/agent/activity', () => {
     expect(seen!.lastSeen).toBeGreaterThanOrEqual(ended!.endedAt!);
 
     // Back again, the agent says the session goes on: open again, its time taken back out.
-    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS, { confirmed: true });
     await sendActivity(again, [session, { ...app, end: start + 2 * MINUTE }]);
     expect(await spanOf(session.id)).toMatchObject({ endedAt: null, endedByServer: false });
     expect(await spanOf(app.id)).toMatchObject({ endedAt: start + 2 * MINUTE, endedByServer: false });

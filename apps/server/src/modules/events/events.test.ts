@@ -46,7 +46,7 @@ const AGENT_SUBSCRIPTIONS = [DESTINATIONS.agentWorkflows, DESTINATIONS.agentComm
 
 async function agentOf(of: Tenant, mac = newMac()) {
   const key = await newKey(of);
-  const peer = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+  const peer = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS, { confirmed: true });
   return { key, mac, peer };
 }
 
@@ -189,7 +189,7 @@ describe('agent handshake', () => {
     expect(await refusedWith(t.baseUrl, agentHeaders(key.key, 'not-a-mac'))).toBe('ERROR_AGENT_MAC_ADDRESS_INVALID');
 
     // The first machine claims the generated key; another machine is then not one of the key's.
-    const first = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    const first = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS, { confirmed: true });
     expect(await refusedWith(t.baseUrl, agentHeaders(key.key, newMac()))).toBe('ERROR_AGENT_MAC_ADDRESS_INVALID');
 
     // A key registered for two machines: the second may not connect while the first is live.
@@ -216,7 +216,7 @@ describe('agent handshake', () => {
 
   it('replaces the session of the same machine connecting again', async () => {
     const { key, mac, peer } = await agentOf(acme);
-    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS, { confirmed: true });
     expect(await peer.closed).toBe('ERROR_AGENT_REPLACED');
     await again.next(DESTINATIONS.agentWorkflows);
     const agents = await t.call<AgentConnection[]>('/api/active-agents', { token: acme.watcher });
@@ -362,6 +362,29 @@ describe('between consoles and agents', () => {
     expect(await eventsOnly.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({ key: 'ERROR_FORBIDDEN' });
   });
 
+  it('refuses a command to an agent not subscribed to its commands, instead of losing it', async () => {
+    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
+    await watcher.next(DESTINATIONS.identity);
+    const mac = newMac();
+    // Connected, but (as yet) hearing nothing of its commands.
+    const deaf = await open(agentHeaders((await newKey(acme)).key, mac), [DESTINATIONS.agentWorkflows], {
+      confirmed: true,
+    });
+    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
+    await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id });
+    expect(
+      await watcher.next<LiveRefusal>(DESTINATIONS.errors, (refusal) => refusal.key === 'ERROR_AGENT_NOT_CONNECTED'),
+    ).toMatchObject({ destination: DESTINATIONS.executeCommand });
+    // Once it listens, the same command reaches it.
+    deaf.subscribe(DESTINATIONS.agentCommands);
+    await expect
+      .poll(async () => {
+        await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id });
+        return (deaf.received.get(DESTINATIONS.agentCommands) ?? []).length;
+      })
+      .toBeGreaterThan(0);
+  });
+
   it('refuses a command as unavailable, not as an unknown workflow, when the database fails on the workflow', async () => {
     const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
     await watcher.next(DESTINATIONS.identity);
@@ -495,7 +518,7 @@ describe('between consoles and agents', () => {
     expect(rows[0]).toMatchObject({ accountId: key.id, statusType: 'faulted', workflowName: acme.workflow.name });
 
     // Connecting again, the agent's list carries that run as the workflow's last execution.
-    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS);
+    const again = await open(agentHeaders(key.key, mac), AGENT_SUBSCRIPTIONS, { confirmed: true });
     const list = await again.next<WorkflowChanges>(DESTINATIONS.agentWorkflows);
     expect(list.added.find((workflow) => workflow.id === acme.workflow.id)?.lastExecution).toBe(report.executionEnd);
 

@@ -60,11 +60,11 @@ const { open, newKey } = liveSuite(
 
 async function agentOf(of: LiveTenant) {
   const mac = newMac();
-  const peer = await open(agentHeaders((await newKey(of)).key, mac), [
-    DESTINATIONS.agentWorkflows,
-    DESTINATIONS.agentCommands,
-    DESTINATIONS.errors,
-  ]);
+  const peer = await open(
+    agentHeaders((await newKey(of)).key, mac),
+    [DESTINATIONS.agentWorkflows, DESTINATIONS.agentCommands, DESTINATIONS.errors],
+    { confirmed: true },
+  );
   return { peer, mac };
 }
 

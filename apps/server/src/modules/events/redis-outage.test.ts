@@ -65,11 +65,12 @@ afterAll(async () => {
 async function agentOn(baseUrl: string, watchers: LivePeer[]) {
   const key = await newKey(acme);
   const mac = newMac();
-  const agent = await connectPeer(baseUrl, agentHeaders(key.key, mac), [
-    DESTINATIONS.agentWorkflows,
-    DESTINATIONS.agentCommands,
-    DESTINATIONS.errors,
-  ]);
+  const agent = await connectPeer(
+    baseUrl,
+    agentHeaders(key.key, mac),
+    [DESTINATIONS.agentWorkflows, DESTINATIONS.agentCommands, DESTINATIONS.errors],
+    { confirmed: true },
+  );
   peers.push(agent);
   const arrivals = await Promise.all(watchers.map((watcher) => agentArrival(watcher, acme.company.tenantId, mac)));
   return { agent, sessionId: arrivals[0]!.sessionId };
