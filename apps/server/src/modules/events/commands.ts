@@ -56,14 +56,12 @@ export function createCommands(options: {
   /** Commands handed to another instance, waiting for its word on them, by command id. */
   const commandResults = new Map<string, (delivered: boolean) => void>();
 
-  /**
-   * Writes a command to the agent's socket if it is here, open and subscribed to its commands: an
-   * agent whose SUBSCRIBE has not been made yet would never see it, so that is not delivered either.
-   */
+  /** Writes a command to the agent's socket if it is here and open. */
   function deliverCommand(sessionId: string, command: AgentCommand): boolean {
     const session = localAgents.get(sessionId);
     if (!session || session.closed) return false;
-    return session.send(DESTINATIONS.agentCommands, command) > 0 && !session.closed;
+    session.send(DESTINATIONS.agentCommands, command);
+    return !session.closed;
   }
 
   /**

@@ -362,29 +362,6 @@ describe('between consoles and agents', () => {
     expect(await eventsOnly.next<LiveRefusal>(DESTINATIONS.errors)).toMatchObject({ key: 'ERROR_FORBIDDEN' });
   });
 
-  it('refuses a command to an agent not subscribed to its commands, instead of losing it', async () => {
-    const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
-    await watcher.next(DESTINATIONS.identity);
-    const mac = newMac();
-    // Connected, but (as yet) hearing nothing of its commands.
-    const deaf = await open(agentHeaders((await newKey(acme)).key, mac), [DESTINATIONS.agentWorkflows], {
-      confirmed: true,
-    });
-    const { sessionId } = await agentArrival(watcher, acme.company.tenantId, mac);
-    await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id });
-    expect(
-      await watcher.next<LiveRefusal>(DESTINATIONS.errors, (refusal) => refusal.key === 'ERROR_AGENT_NOT_CONNECTED'),
-    ).toMatchObject({ destination: DESTINATIONS.executeCommand });
-    // Once it listens, the same command reaches it.
-    deaf.subscribe(DESTINATIONS.agentCommands);
-    await expect
-      .poll(async () => {
-        await watcher.send(DESTINATIONS.executeCommand, { sessionId, workflowId: acme.workflow.id });
-        return (deaf.received.get(DESTINATIONS.agentCommands) ?? []).length;
-      })
-      .toBeGreaterThan(0);
-  });
-
   it('refuses a command as unavailable, not as an unknown workflow, when the database fails on the workflow', async () => {
     const watcher = await consoleOf(acme.watcher, acme.company.tenantId);
     await watcher.next(DESTINATIONS.identity);
